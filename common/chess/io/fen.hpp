@@ -1,0 +1,43 @@
+// FEN parse, validate and print, and UCI move text (host only). Parsing
+// refuses anything malformed, and any position on which move generation is
+// undefined, by throwing FenError with a message naming the field.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chess/movegen.hpp"
+
+namespace chess {
+
+inline constexpr const char* START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+struct FenError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Parses a FEN with four (EPD-style) or six fields. The en-passant square is
+// kept only when a pawn of the side to move stands beside the pawn that
+// double-pushed (the same rule apply_move follows), so equal positions
+// compare equal; the given square is validated either way.
+Position parse_fen(std::string_view fen, const Attacks& at = host_attacks());
+
+// Six-field FEN.
+std::string to_fen(const Position& p);
+
+// The position's legality problems that make move generation undefined;
+// empty when there are none. parse_fen throws on the first of them.
+std::vector<std::string> generation_problems(const Position& p, const Attacks& at = host_attacks());
+
+std::string square_name(int sq);
+
+// Long algebraic UCI text: e2e4, e7e8q, e1g1 (castling as the king's move).
+std::string move_to_uci(Move m);
+
+// The legal move of p that `text` names; throws std::invalid_argument with a
+// message when the text is malformed or names no legal move.
+Move parse_uci_move(const Position& p, std::string_view text, const Attacks& at = host_attacks());
+
+}  // namespace chess

@@ -1,0 +1,213 @@
+// Legal move generation, templated on the side to move and on a sink that
+// receives moves in sets: MoveList expands them, MoveCounter only counts
+// (bulk counting), and other sinks (device staging, statistics) plug in the
+// same way. Moves are legal by construction: check and pin masks are applied
+// while generating; only en passant gets a full king-safety test.
+#pragma once
+
+#include "chess/position.hpp"
+
+namespace chess {
+
+constexpr int MAX_MOVES = 256;  // more than the 218 of any legal position
+
+// Sink interface:
+//   piece_moves(from, targets, them): a move from `from` to each target;
+//       those in `them` are captures.
+//   pawn_moves(targets, delta, flag): a move to each target t from t - delta.
+//   promotions(targets, delta, flag): four promotions to each target.
+//   single(move): one move.
+struct MoveList {
+    Move moves[MAX_MOVES];
+    int size = 0;
+
+    CHESS_FI void piece_moves(int from, Bitboard targets, Bitboard them) {
+        while (targets) {
+            const int to = pop_lsb(targets);
+            moves[size++] = Move(from, to, (them & square_bb(to)) ? CAPTURE : QUIET);
+        }
+    }
+    CHESS_FI void pawn_moves(Bitboard targets, int delta, int flag) {
+        while (targets) {
+            const int to = pop_lsb(targets);
+            moves[size++] = Move(to - delta, to, flag);
+        }
+    }
+    CHESS_FI void promotions(Bitboard targets, int delta, int flag) {
+        while (targets) {
+            const int to = pop_lsb(targets);
+            for (int piece = 3; piece >= 0; --piece) moves[size++] = Move(to - delta, to, flag | piece);
+        }
+    }
+    CHESS_FI void single(Move m) { moves[size++] = m; }
+
+    CHESS_FI const Move* begin() const { return moves; }
+    CHESS_FI const Move* end() const { return moves + size; }
+};
+
+struct MoveCounter {
+    uint32_t count = 0;
+
+    CHESS_FI void piece_moves(int, Bitboard targets, Bitboard) { count += popcount(targets); }
+    CHESS_FI void pawn_moves(Bitboard targets, int, int) { count += popcount(targets); }
+    CHESS_FI void promotions(Bitboard targets, int, int) { count += 4 * popcount(targets); }
+    CHESS_FI void single(Move) { ++count; }
+};
+
+namespace detail {
+
+// A pinned pawn's moves, one target at a time (pins are rare).
+template <Color Us, class Sink>
+CHESS_FI void pinned_pawn_moves(Sink& sink, int from, Bitboard targets, Bitboard them) {
+    constexpr Bitboard PROMO_RANK = Us == WHITE ? RANK_8 : RANK_1;
+    while (targets) {
+        const int to = pop_lsb(targets);
+        const Bitboard tb = square_bb(to);
+        const int flag = (them & tb) ? CAPTURE : (to - from == 2 * PUSH<Us> ? DOUBLE_PUSH : QUIET);
+        if (tb & PROMO_RANK)
+            sink.promotions(tb, to - from, PROMOTION | flag);
+        else
+            sink.pawn_moves(tb, to - from, flag);
+    }
+}
+
+}  // namespace detail
+
+template <Color Us, class Sink>
+CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
+    constexpr Color Them = ~Us;
+    constexpr Bitboard PROMO_RANK = Us == WHITE ? RANK_8 : RANK_1;
+    constexpr Bitboard THIRD_RANK = Us == WHITE ? RANK_3 : RANK_6;
+    constexpr int UP = PUSH<Us>;
+
+    const Bitboard us = p.color[Us], them = p.color[Them], occ = us | them;
+    const int ksq = p.king[Us];
+    const Bitboard their_pawns = p.pawns & them, their_knights = p.knights() & them;
+    const Bitboard their_diag = p.diag & them, their_orth = p.orth & them;
+    const Bitboard their_king = square_bb(p.king[Them]);
+
+    auto attacked = [&](int sq, Bitboard o) {
+        return (at.pawn(Us, sq) & their_pawns) || (at.knight(sq) & their_knights) || (at.king(sq) & their_king) ||
+               (at.bishop(sq, o) & their_diag) || (at.rook(sq, o) & their_orth);
+    };
+
+    // King steps. The king leaves the occupancy so it cannot shield a square
+    // behind itself from a slider that checks it.
+    {
+        const Bitboard occ_without_king = occ ^ square_bb(ksq);
+        Bitboard steps = at.king(ksq) & ~us, safe = 0;
+        while (steps) {
+            const int to = pop_lsb(steps);
+            if (!attacked(to, occ_without_king)) safe |= square_bb(to);
+        }
+        sink.piece_moves(ksq, safe, them);
+    }
+
+    const Bitboard checkers = (at.pawn(Us, ksq) & their_pawns) | (at.knight(ksq) & their_knights) |
+                              (at.bishop(ksq, occ) & their_diag) | (at.rook(ksq, occ) & their_orth);
+    if (more_than_one(checkers)) return;  // double check: only the king moves
+
+    // Other pieces must land on `target`: any non-own square, or when in
+    // check, the checker or a square between it and the king.
+    const Bitboard target = checkers ? (at.between(ksq, lsb(checkers)) | checkers) : ~us;
+
+    Bitboard pinned = 0;
+    {
+        Bitboard snipers = (at.rook_empty(ksq) & their_orth) | (at.bishop_empty(ksq) & their_diag);
+        while (snipers) {
+            const Bitboard blockers = at.between(ksq, pop_lsb(snipers)) & occ;
+            if (blockers && !more_than_one(blockers)) pinned |= blockers & us;
+        }
+    }
+
+    for (Bitboard b = p.knights() & us & ~pinned; b;) {
+        const int from = pop_lsb(b);
+        sink.piece_moves(from, at.knight(from) & target, them);
+    }
+    for (Bitboard b = p.diag & us; b;) {
+        const int from = pop_lsb(b);
+        Bitboard t = at.bishop(from, occ) & target;
+        if (pinned & square_bb(from)) t &= at.line(ksq, from);
+        sink.piece_moves(from, t, them);
+    }
+    for (Bitboard b = p.orth & us; b;) {
+        const int from = pop_lsb(b);
+        Bitboard t = at.rook(from, occ) & target;
+        if (pinned & square_bb(from)) t &= at.line(ksq, from);
+        sink.piece_moves(from, t, them);
+    }
+
+    // Pawns: unpinned ones move as sets.
+    const Bitboard pawns = p.pawns & us, empty = ~occ;
+    {
+        const Bitboard free = pawns & ~pinned;
+        Bitboard push1 = forward<Us>(free) & empty;
+        const Bitboard push2 = forward<Us>(push1 & THIRD_RANK) & empty & target;
+        push1 &= target;
+        const Bitboard cap_west = forward<Us>(west(free)) & them & target;
+        const Bitboard cap_east = forward<Us>(east(free)) & them & target;
+        sink.pawn_moves(push1 & ~PROMO_RANK, UP, QUIET);
+        sink.pawn_moves(push2, 2 * UP, DOUBLE_PUSH);
+        sink.pawn_moves(cap_west & ~PROMO_RANK, UP - 1, CAPTURE);
+        sink.pawn_moves(cap_east & ~PROMO_RANK, UP + 1, CAPTURE);
+        sink.promotions(push1 & PROMO_RANK, UP, PROMOTION);
+        sink.promotions(cap_west & PROMO_RANK, UP - 1, PROMOTION | CAPTURE);
+        sink.promotions(cap_east & PROMO_RANK, UP + 1, PROMOTION | CAPTURE);
+    }
+    for (Bitboard b = pawns & pinned; b;) {
+        const int from = pop_lsb(b);
+        const Bitboard push1 = forward<Us>(square_bb(from)) & empty;
+        const Bitboard push2 = forward<Us>(push1 & THIRD_RANK) & empty;
+        const Bitboard t = (push1 | push2 | (at.pawn(Us, from) & them)) & target & at.line(ksq, from);
+        detail::pinned_pawn_moves<Us>(sink, from, t, them);
+    }
+
+    // En passant: two pawns leave one rank at once, so test king safety on
+    // the resulting occupancy (this also covers checks the capture resolves).
+    if (p.ep != SQ_NONE) {
+        const int cap = p.ep - UP;
+        for (Bitboard b = at.pawn(Them, p.ep) & pawns; b;) {
+            const int from = pop_lsb(b);
+            const Bitboard o = occ ^ square_bb(from) ^ square_bb(p.ep) ^ square_bb(cap);
+            const bool exposed = (at.pawn(Us, ksq) & their_pawns & ~square_bb(cap)) ||
+                                 (at.knight(ksq) & their_knights) || (at.bishop(ksq, o) & their_diag) ||
+                                 (at.rook(ksq, o) & their_orth);
+            if (!exposed) sink.single(Move(from, p.ep, EP_CAPTURE));
+        }
+    }
+
+    // Castling (3.8): rights, empty squares between king and rook, and the
+    // king neither in check nor crossing or landing on an attacked square.
+    if (!checkers) {
+        constexpr int R = Us == WHITE ? 0 : 56;
+        constexpr uint8_t OO = Us == WHITE ? WHITE_OO : BLACK_OO;
+        constexpr uint8_t OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
+        if ((p.castling & OO) && !(occ & (square_bb(R + 5) | square_bb(R + 6))) && !attacked(R + 5, occ) &&
+            !attacked(R + 6, occ))
+            sink.single(Move(R + 4, R + 6, KING_CASTLE));
+        if ((p.castling & OOO) && !(occ & (square_bb(R + 1) | square_bb(R + 2) | square_bb(R + 3))) &&
+            !attacked(R + 3, occ) && !attacked(R + 2, occ))
+            sink.single(Move(R + 4, R + 2, QUEEN_CASTLE));
+    }
+}
+
+template <Color Us>
+CHESS_FI uint32_t count_moves(const Position& p, const Attacks& at) {
+    MoveCounter c;
+    generate_moves<Us>(p, at, c);
+    return c.count;
+}
+
+template <class Sink>
+CHESS_FI void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
+    if (p.stm == WHITE)
+        generate_moves<WHITE>(p, at, sink);
+    else
+        generate_moves<BLACK>(p, at, sink);
+}
+
+CHESS_FI uint32_t count_moves(const Position& p, const Attacks& at) {
+    return p.stm == WHITE ? count_moves<WHITE>(p, at) : count_moves<BLACK>(p, at);
+}
+
+}  // namespace chess

@@ -1,0 +1,40 @@
+#include "backend.hpp"
+
+#include <chrono>
+
+#include "chess/movegen.hpp"
+#include "cpu_perft.hpp"
+#include "gpu_perft.hpp"
+
+namespace gperft {
+
+Backend resolve_backend(Backend requested) {
+    if (requested == Backend::Cpu) return Backend::Cpu;
+    const gpu::Status s = gpu::status();
+    if (s.available) return Backend::Gpu;
+    if (requested == Backend::Gpu) throw BackendUnavailable("--backend gpu: " + s.message);
+    return Backend::Cpu;
+}
+
+PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads) {
+    if (resolve_backend(backend) == Backend::Cpu) return cpu_perft(root, depth, threads);
+    const auto start = std::chrono::steady_clock::now();
+    PerftResult r;
+    r.backend = "gpu";
+    if (depth <= 0) {
+        r.nodes = 1;
+        return r;
+    }
+    chess::MoveList roots;
+    chess::generate_moves(root, chess::host_attacks(), roots);
+    const auto counts = gpu::perft_divide(root, depth);
+    if (int(counts.size()) != roots.size) throw std::runtime_error("GPU backend returned a divide of the wrong size");
+    for (int i = 0; i < roots.size; ++i) {
+        r.divide.emplace_back(roots.moves[i], counts[i]);
+        r.nodes += counts[i];
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+}  // namespace gperft

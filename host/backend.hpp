@@ -1,0 +1,23 @@
+// Backend choice for perft: cpu, gpu, or auto (the GPU when a CUDA device is
+// usable, else the CPU). Every backend returns the same PerftResult.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "chess/position.hpp"
+#include "perft_result.hpp"
+
+namespace gperft {
+
+enum class Backend { Cpu, Gpu, Auto };
+
+// Thrown when --backend gpu is asked for and no device is usable.
+struct BackendUnavailable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+Backend resolve_backend(Backend requested);  // Auto -> Cpu or Gpu; throws BackendUnavailable
+PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads);
+
+}  // namespace gperft

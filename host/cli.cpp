@@ -1,0 +1,40 @@
+#include "cli.hpp"
+
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "chess/io/fen.hpp"
+
+namespace gperft::cli {
+
+CLI::Validator fen_validator() {
+    return CLI::Validator(
+        [](std::string& fen) {
+            try {
+                chess::parse_fen(fen);
+                return std::string();
+            } catch (const chess::FenError& e) {
+                return std::string(e.what());
+            }
+        },
+        "FEN", "FEN");
+}
+
+CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
+    static const std::map<std::string, Backend> names{{"cpu", Backend::Cpu}, {"gpu", Backend::Gpu}, {"auto", Backend::Auto}};
+    return app.add_option("--backend", backend, "cpu, gpu, or auto (the GPU when a CUDA device is usable)")
+        ->transform(CLI::CheckedTransformer(names, CLI::ignore_case))
+        ->default_str("auto");
+}
+
+chess::Position position_from(const std::string& fen, const std::string& moves) {
+    chess::Position p = chess::parse_fen(fen);
+    std::istringstream in(moves);
+    for (std::string m; in >> m;) p = chess::apply_move(p, chess::parse_uci_move(p, m));
+    return p;
+}
+
+void error(const std::string& what) { std::cerr << "gperft: " << what << "\n"; }
+
+}  // namespace gperft::cli

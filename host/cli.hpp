@@ -1,0 +1,42 @@
+// What every subcommand file shares: exit codes, the Command pair that
+// main() dispatches on, and validators built on the real parsers.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+#include "backend.hpp"
+#include "chess/position.hpp"
+
+namespace gperft::cli {
+
+constexpr int EXIT_OK = 0;
+constexpr int EXIT_MISMATCH = 1;   // a check failed: counts differ, engines disagree
+constexpr int EXIT_BAD_INPUT = 2;  // bad arguments or input, or a backend that is not there
+
+struct Command {
+    CLI::App* app = nullptr;
+    std::function<int()> run;
+};
+
+// Accepts a FEN that parse_fen accepts; the error is parse_fen's message.
+CLI::Validator fen_validator();
+
+// Adds --backend cpu|gpu|auto.
+CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
+
+// The position after parsing `fen` and playing the UCI `moves` (space
+// separated); throws with a message naming the bad FEN field or move.
+chess::Position position_from(const std::string& fen, const std::string& moves);
+
+// Message to stderr as "gperft: <what>".
+void error(const std::string& what);
+
+Command setup_perft(CLI::App& app);
+Command setup_suite(CLI::App& app);
+
+// `gperft` with no arguments.
+int run_default_job();
+
+}  // namespace gperft::cli

@@ -1,0 +1,98 @@
+// A first GPU backend: the host splits the root into positions two plies
+// down, and each device thread counts one of them with the shared recursive
+// perft. The breadth-first engine replaces this.
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "chess/perft.hpp"
+#include "gpu_perft.hpp"
+
+namespace gperft::gpu {
+namespace {
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+struct DeviceTables {
+    chess::AttackData* data = nullptr;
+    chess::Attacks view() const { return chess::Attacks{data}; }
+};
+
+// The one device copy of the lookup tables, uploaded on first use.
+const DeviceTables& device_tables() {
+    static DeviceTables t;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        auto host = chess::build_attack_data();
+        check(cudaMalloc(&t.data, sizeof(chess::AttackData)), "cudaMalloc(tables)");
+        check(cudaMemcpy(t.data, host.get(), sizeof(chess::AttackData), cudaMemcpyHostToDevice), "cudaMemcpy(tables)");
+    });
+    return t;
+}
+
+__global__ void perft_kernel(const chess::Position* positions, unsigned long long* counts, int n, int depth,
+                             chess::Attacks at) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) counts[i] = chess::perft(positions[i], at, depth);
+}
+
+}  // namespace
+
+Status status() {
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || (e == cudaSuccess && n == 0))
+        return {false, "no CUDA device: " + std::string(e == cudaSuccess ? "none found" : cudaGetErrorString(e))};
+    if (e != cudaSuccess) return {false, std::string("CUDA unusable: ") + cudaGetErrorString(e)};
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return {false, "CUDA device 0 cannot be queried"};
+    return {true, prop.name};
+}
+
+std::vector<chess::u128> perft_divide(const chess::Position& root, int depth) {
+    const Status s = status();
+    if (!s.available) throw std::runtime_error(s.message);
+    const chess::Attacks host = chess::host_attacks();
+    chess::MoveList roots;
+    chess::generate_moves(root, host, roots);
+    std::vector<chess::u128> out(roots.size, 0);
+    if (depth == 1) {
+        for (auto& c : out) c = 1;
+        return out;
+    }
+    std::vector<chess::Position> items;
+    std::vector<int> owner;
+    for (int i = 0; i < roots.size; ++i) {
+        const chess::Position child = chess::apply_move(root, roots.moves[i]);
+        chess::MoveList replies;
+        chess::generate_moves(child, host, replies);
+        if (depth == 2) {
+            out[i] = replies.size;
+            continue;
+        }
+        for (chess::Move m : replies) items.push_back(chess::apply_move(child, m)), owner.push_back(i);
+    }
+    if (items.empty()) return out;
+    const int n = int(items.size());
+    chess::Position* d_pos = nullptr;
+    unsigned long long* d_counts = nullptr;
+    check(cudaMalloc(&d_pos, sizeof(chess::Position) * n), "cudaMalloc(positions)");
+    std::unique_ptr<chess::Position, decltype(&cudaFree)> pos_guard(d_pos, &cudaFree);
+    check(cudaMalloc(&d_counts, sizeof(unsigned long long) * n), "cudaMalloc(counts)");
+    std::unique_ptr<unsigned long long, decltype(&cudaFree)> count_guard(d_counts, &cudaFree);
+    check(cudaMemcpy(d_pos, items.data(), sizeof(chess::Position) * n, cudaMemcpyHostToDevice), "cudaMemcpy(positions)");
+    perft_kernel<<<(n + 127) / 128, 128>>>(d_pos, d_counts, n, depth - 2, device_tables().view());
+    check(cudaGetLastError(), "perft_kernel launch");
+    check(cudaDeviceSynchronize(), "perft_kernel");
+    std::vector<unsigned long long> counts(n);
+    check(cudaMemcpy(counts.data(), d_counts, sizeof(unsigned long long) * n, cudaMemcpyDeviceToHost), "cudaMemcpy(counts)");
+    for (int k = 0; k < n; ++k) out[owner[k]] += counts[k];
+    return out;
+}
+
+}  // namespace gperft::gpu

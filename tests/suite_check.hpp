@@ -1,0 +1,37 @@
+// Shared by the suite tests: run every entry of a suite file at the depths
+// whose expected count is at most max_nodes, and report mismatches by entry
+// and depth. Entries the FEN parser refuses are returned by id.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "cpu_perft.hpp"
+#include "suite.hpp"
+
+inline std::set<std::string> check_suite(const std::string& file, double max_nodes, int* checked = nullptr) {
+    std::set<std::string> refused;
+    int n = 0;
+    for (const gperft::SuiteEntry& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+        chess::Position root;
+        try {
+            root = chess::parse_fen(e.fen);
+        } catch (const chess::FenError&) {
+            refused.insert(e.id);
+            continue;
+        }
+        for (const auto& [depth, expected] : e.expected) {
+            if (double(expected) > max_nodes) continue;
+            const auto r = gperft::cpu_perft(root, depth, 0);
+            EXPECT_EQ(chess::to_string(r.nodes), chess::to_string(expected))
+                << file << " " << e.id << " (" << e.fen << ") depth " << depth;
+            ++n;
+        }
+    }
+    if (checked) *checked = n;
+    return refused;
+}

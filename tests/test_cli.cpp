@@ -1,0 +1,113 @@
+// The command line as users meet it: outputs, formats and exit statuses.
+#include <gtest/gtest.h>
+
+#include "run_process.hpp"
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(Cli, PerftPrintsNodesSearched) {
+    const auto r = run_gperft("perft --depth 4 --backend cpu");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "Nodes searched: 197281\n");
+}
+
+TEST(Cli, DivideUsesStockfishFormat) {
+    const auto r = run_gperft("perft --depth 3 --divide --backend cpu");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "e2e4: 600\n"));
+    EXPECT_TRUE(contains(r.out, "g1f3: 440\n"));
+    EXPECT_TRUE(r.out.ends_with("\n\nNodes searched: 8902\n")) << r.out;
+    int lines = 0;
+    for (char c : r.out) lines += c == '\n';
+    EXPECT_EQ(lines, 20 + 2);
+}
+
+TEST(Cli, JsonHasTheDocumentedFields) {
+    const auto r = run_gperft("perft --depth 2 --json --divide --backend cpu --fen " +
+                              shell_quote("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* field : {"\"fen\": \"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\"", "\"depth\": 2",
+                              "\"nodes\": 191", "\"seconds\": ", "\"nps\": ", "\"divide\": {", "\"b4b1\": "})
+        EXPECT_TRUE(contains(r.out, field)) << field << " missing from " << r.out;
+}
+
+TEST(Cli, MovesArePlayedBeforeCounting) {
+    const auto r = run_gperft("perft --depth 1 --backend cpu --moves " + shell_quote("e2e4 e7e5 g1f3"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "Nodes searched: 29\n");
+}
+
+struct BadInvocation {
+    const char* args;
+    const char* message;
+};
+
+class CliRefusal : public testing::TestWithParam<BadInvocation> {};
+
+std::string case_name(const testing::TestParamInfo<BadInvocation>& info) { return "case" + std::to_string(info.index); }
+
+TEST_P(CliRefusal, ExitsTwoWithAMessage) {
+    const auto r = run_gperft(GetParam().args);
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, GetParam().message)) << "stderr: " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
+    BadInvocation{"perft", "--depth is required"},
+    BadInvocation{"perft --depth x", "--depth"},
+    BadInvocation{"perft --depth -1", "--depth"},
+    BadInvocation{"perft --depth 2 --threads 0", "--threads"},
+    BadInvocation{"perft --depth 2 --backend tpu", "--backend"},
+    BadInvocation{"perft --depth 2 --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1'", "unknown piece letter 'X'"},
+    BadInvocation{"perft --depth 2 --fen '8/8/8/8/8/8/8/K7 w - - 0 1'", "Black has 0 kings"},
+    BadInvocation{"perft --depth 2 --moves 'e2e5'", "move 'e2e5' is not legal"},
+    BadInvocation{"perft --depth 2 --moves 'zz'", "move 'zz' is not UCI move text"},
+    BadInvocation{"suite /nonexistent/file.epd", "file.epd"},
+    BadInvocation{"frobnicate", "frobnicate"}), case_name);
+// clang-format on
+
+TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
+    const auto r = run_gperft("perft --depth 2 --backend gpu");
+    if (r.status == 0) GTEST_SKIP() << "a CUDA device is present here";
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "--backend gpu:")) << r.err;
+}
+
+TEST(Cli, SuiteReportsTheFirstFailure) {
+    const std::string path = "/tmp/gperft_bad_suite.epd";
+    {
+        std::ofstream f(path);
+        f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\r\n";
+        f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\r\n";
+    }
+    const auto r = run_gperft("suite --backend cpu " + path);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(contains(r.out, "first failure: line 2")) << r.out;
+    EXPECT_TRUE(contains(r.out, "depth 2: expected 67, got 66")) << r.out;
+    std::remove(path.c_str());
+}
+
+TEST(Cli, SuiteRefusesMalformedLines) {
+    const std::string path = "/tmp/gperft_malformed_suite.epd";
+    {
+        std::ofstream f(path);
+        f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 fifteen\n";
+    }
+    const auto r = run_gperft("suite " + path);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "line 1: bad node count 'fifteen'")) << r.err;
+    std::remove(path.c_str());
+}
+
+TEST(Cli, DefaultJobChecksThePublishedCount) {
+    const auto r = run_gperft("");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "match")) << r.out;
+    EXPECT_TRUE(contains(r.out, "nodes/s")) << r.out;
+}

@@ -1,0 +1,32 @@
+// Published perft suites at shallow depths (every count up to 2 million).
+#include "suite_check.hpp"
+
+constexpr double SHALLOW = 2e6;
+
+TEST(Suites, ClassicPerftsuite126) {
+    int checked = 0;
+    EXPECT_TRUE(check_suite("perft/perftsuite.epd", SHALLOW, &checked).empty());
+    EXPECT_GT(checked, 126 * 3);
+}
+
+TEST(Suites, ChessprogrammingPositions1To6) {
+    int checked = 0;
+    EXPECT_TRUE(check_suite("perft/cpw_positions.epd", SHALLOW, &checked).empty());
+    EXPECT_GE(checked, 7 * 3);
+}
+
+TEST(Suites, SedlakEdgeCasesAndGrandChessTree) {
+    int checked = 0;
+    EXPECT_TRUE(check_suite("perft/grandchesstree.epd", SHALLOW, &checked).empty());
+    EXPECT_GT(checked, 100);
+}
+
+TEST(Suites, PythonChessTricky) {
+    // The Chess960 (X-FEN) entries and the impossible castling rights are
+    // refused by design; every other entry must match.
+    const std::set<std::string> expected_refusals = {"xfen-00", "xfen-01", "xfen-02", "xfen-03", "xfen-04",
+                                                     "asymmetrical-and-king-on-h"};
+    int checked = 0;
+    EXPECT_EQ(check_suite("perft/tricky.perft", SHALLOW, &checked), expected_refusals);
+    EXPECT_GT(checked, 30);
+}
