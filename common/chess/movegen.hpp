@@ -210,4 +210,28 @@ CHESS_FI uint32_t count_moves(const Position& p, const Attacks& at) {
     return p.stm == WHITE ? count_moves<WHITE>(p, at) : count_moves<BLACK>(p, at);
 }
 
+// Whether the side to move has a legal en-passant capture.
+CHESS_HD inline bool has_legal_en_passant(const Position& p, const Attacks& at) {
+    if (p.ep == SQ_NONE) return false;
+    struct EpFinder {
+        bool found = false;
+        CHESS_FI void piece_moves(int, Bitboard, Bitboard) {}
+        CHESS_FI void pawn_moves(Bitboard, int, int) {}
+        CHESS_FI void promotions(Bitboard, int, int) {}
+        CHESS_FI void single(Move m) { found |= m.is_en_passant(); }
+    } f;
+    generate_moves(p, at, f);
+    return f.found;
+}
+
+// The position as FIDE 9.2 compares it: move counters cleared, and the e.p.
+// square kept only when an e.p. capture is legal.
+CHESS_HD inline Position canonical(const Position& p, const Attacks& at) {
+    Position c = p;
+    c.halfmove = 0;
+    c.fullmove = 1;
+    if (!has_legal_en_passant(p, at)) c.ep = SQ_NONE;
+    return c;
+}
+
 }  // namespace chess

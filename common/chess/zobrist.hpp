@@ -1,0 +1,86 @@
+// 128-bit Zobrist keys for transposition tables, duplicate removal and
+// repetition. Keys come from a seed (a second run with other keys confirms a
+// deep result); like the attack tables, an owning host object holds them and
+// code reaches them through a trivially copyable view.
+#pragma once
+
+#include <memory>
+
+#include "chess/movegen.hpp"
+
+namespace chess {
+
+struct Key128 {
+    uint64_t lo = 0, hi = 0;
+
+    CHESS_FI void mix(const Key128& k) {
+        lo ^= k.lo;
+        hi ^= k.hi;
+    }
+    CHESS_FI bool operator==(const Key128& o) const { return lo == o.lo && hi == o.hi; }
+    CHESS_FI bool operator!=(const Key128& o) const { return !(*this == o); }
+    CHESS_FI bool operator<(const Key128& o) const { return hi != o.hi ? hi < o.hi : lo < o.lo; }
+};
+
+struct ZobristData {
+    Key128 piece[16][64];  // indexed by Piece (type | colour << 3)
+    Key128 castling[16];
+    Key128 ep_file[8];
+    Key128 black_to_move;
+};
+
+struct Zobrist {
+    const ZobristData* d = nullptr;
+
+    // The key of everything FIDE 9.2 compares (side, pieces, castling rights,
+    // the stored e.p. square), not the move counters. Computed from scratch.
+    CHESS_HD Key128 key(const Position& p) const {
+        Key128 k;
+        for (int c = 0; c < 2; ++c) {
+            for (int t = PAWN; t <= KING; ++t) {
+                const int pc = make_piece(Color(c), PieceType(t));
+                for (Bitboard b = p.pieces(Color(c), PieceType(t)); b;) k.mix(d->piece[pc][pop_lsb(b)]);
+            }
+        }
+        k.mix(d->castling[p.castling]);
+        if (p.ep != SQ_NONE) k.mix(d->ep_file[file_of(p.ep)]);
+        if (p.stm == BLACK) k.mix(d->black_to_move);
+        return k;
+    }
+};
+
+// Keys drawn from splitmix64 started at `seed`.
+inline std::unique_ptr<ZobristData> build_zobrist_data(uint64_t seed) {
+    auto z = std::make_unique<ZobristData>();
+    uint64_t s = seed;
+    auto next = [&s] {
+        uint64_t x = (s += 0x9E3779B97F4A7C15ULL);
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+        return x ^ (x >> 31);
+    };
+    auto draw = [&] { return Key128{next(), next()}; };
+    for (auto& row : z->piece)
+        for (auto& k : row) k = draw();
+    // Castling keys are the XOR of one key per right, so rights combine.
+    Key128 right[4];
+    for (auto& r : right) r = draw();
+    for (int mask = 0; mask < 16; ++mask) {
+        z->castling[mask] = Key128{};
+        for (int i = 0; i < 4; ++i)
+            if (mask & (1 << i)) z->castling[mask].mix(right[i]);
+    }
+    for (auto& k : z->ep_file) k = draw();
+    z->black_to_move = draw();
+    return z;
+}
+
+constexpr uint64_t DEFAULT_ZOBRIST_SEED = 0x67706572667431ULL;
+
+// The host's keys for the default seed.
+inline Zobrist host_zobrist() {
+    static const std::unique_ptr<ZobristData> data = build_zobrist_data(DEFAULT_ZOBRIST_SEED);
+    return Zobrist{data.get()};
+}
+
+}  // namespace chess
