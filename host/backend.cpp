@@ -16,8 +16,15 @@ Backend resolve_backend(Backend requested) {
     return Backend::Cpu;
 }
 
+std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, Backend backend,
+                                     int threads) {
+    if (resolve_backend(backend) == Backend::Cpu) return cpu_perft_batch(roots, depth, threads);
+    return gpu::perft_batch(roots, depth);
+}
+
 PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads) {
-    if (resolve_backend(backend) == Backend::Cpu) return cpu_perft(root, depth, threads);
+    const Backend b = resolve_backend(backend);
+    if (b == Backend::Cpu) return cpu_perft(root, depth, threads);
     const auto start = std::chrono::steady_clock::now();
     PerftResult r;
     r.backend = "gpu";
@@ -27,8 +34,9 @@ PerftResult run_perft(const chess::Position& root, int depth, Backend backend, i
     }
     chess::MoveList roots;
     chess::generate_moves(root, chess::host_attacks(), roots);
-    const auto counts = gpu::perft_divide(root, depth);
-    if (int(counts.size()) != roots.size) throw std::runtime_error("GPU backend returned a divide of the wrong size");
+    std::vector<chess::Position> children;
+    for (chess::Move m : roots) children.push_back(chess::apply_move(root, m));
+    const auto counts = gpu::perft_batch(children, depth - 1);
     for (int i = 0; i < roots.size; ++i) {
         r.divide.emplace_back(roots.moves[i], counts[i]);
         r.nodes += counts[i];

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "chess/position.hpp"
 #include "perft_result.hpp"
@@ -18,6 +19,10 @@ struct BackendUnavailable : std::runtime_error {
 };
 
 Backend resolve_backend(Backend requested);  // Auto -> Cpu or Gpu; throws BackendUnavailable
+// perft(depth) of every root on the chosen backend.
+std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, Backend backend,
+                                     int threads);
+// perft(depth) of one root with its divide.
 PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads);
 
 }  // namespace gperft

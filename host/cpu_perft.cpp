@@ -1,5 +1,6 @@
 #include "cpu_perft.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -15,53 +16,67 @@ int default_threads() {
     return n ? int(n) : 1;
 }
 
-PerftResult cpu_perft(const Position& root, int depth, int threads) {
-    const auto start = std::chrono::steady_clock::now();
+std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth, int threads) {
     const Attacks at = host_attacks();
-    PerftResult r;
-    r.backend = "cpu";
+    std::vector<u128> out(roots.size(), 0);
     if (depth <= 0) {
-        r.nodes = 1;
-        return r;
+        std::fill(out.begin(), out.end(), 1);
+        return out;
     }
+    const int nthreads = threads > 0 ? threads : default_threads();
 
-    // Work items: each root move, or each (root move, reply) pair when the
-    // tree is deep enough for the split to matter.
+    // Expand until there are enough items for the threads to balance.
     struct Item {
-        int root_index;
+        uint32_t owner;
         Position pos;
-        int depth;
     };
     std::vector<Item> items;
-    MoveList roots;
-    generate_moves(root, at, roots);
-    for (int i = 0; i < roots.size; ++i) {
-        const Position child = apply_move(root, roots.moves[i]);
-        if (depth >= 4) {
-            MoveList replies;
-            generate_moves(child, at, replies);
-            for (Move m : replies) items.push_back({i, apply_move(child, m), depth - 2});
-        } else {
-            items.push_back({i, child, depth - 1});
+    for (size_t i = 0; i < roots.size(); ++i) items.push_back({uint32_t(i), roots[i]});
+    int d = depth;
+    while (d >= 3 && nthreads > 1 && items.size() < size_t(64) * nthreads) {
+        std::vector<Item> next;
+        for (const Item& it : items) {
+            MoveList list;
+            generate_moves(it.pos, at, list);
+            for (Move m : list) next.push_back({it.owner, apply_move(it.pos, m)});
         }
+        items.swap(next);
+        --d;
     }
 
     std::vector<uint64_t> counts(items.size());
     std::atomic<size_t> next{0};
     auto worker = [&] {
         for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();)
-            counts[k] = perft(items[k].pos, at, items[k].depth);
+            counts[k] = perft(items[k].pos, at, d);
     };
-    const int n = std::max(1, std::min<int>(threads > 0 ? threads : default_threads(), int(items.size())));
+    const int n = std::max(1, std::min<int>(nthreads, int(items.size())));
     std::vector<std::thread> pool;
     for (int t = 1; t < n; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    for (size_t k = 0; k < items.size(); ++k) out[items[k].owner] += counts[k];
+    return out;
+}
 
-    r.divide.reserve(roots.size);
-    for (int i = 0; i < roots.size; ++i) r.divide.emplace_back(roots.moves[i], 0);
-    for (size_t k = 0; k < items.size(); ++k) r.divide[items[k].root_index].second += counts[k];
-    for (auto& d : r.divide) r.nodes += d.second;
+PerftResult cpu_perft(const Position& root, int depth, int threads) {
+    const auto start = std::chrono::steady_clock::now();
+    PerftResult r;
+    r.backend = "cpu";
+    if (depth <= 0) {
+        r.nodes = 1;
+        return r;
+    }
+    const Attacks at = host_attacks();
+    MoveList roots;
+    generate_moves(root, at, roots);
+    std::vector<Position> children;
+    for (Move m : roots) children.push_back(apply_move(root, m));
+    const std::vector<u128> counts = cpu_perft_batch(children, depth - 1, threads);
+    for (int i = 0; i < roots.size; ++i) {
+        r.divide.emplace_back(roots.moves[i], counts[i]);
+        r.nodes += counts[i];
+    }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
 }

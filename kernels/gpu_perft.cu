@@ -1,6 +1,6 @@
-// A first GPU backend: the host splits the root into positions two plies
-// down, and each device thread counts one of them with the shared recursive
-// perft. The breadth-first engine replaces this.
+// A first GPU backend: the host expands each root by one ply, and each
+// device thread counts one child with the shared recursive perft. The
+// breadth-first engine replaces this.
 #include <cuda_runtime.h>
 
 #include <memory>
@@ -54,28 +54,24 @@ Status status() {
     return {true, prop.name};
 }
 
-std::vector<chess::u128> perft_divide(const chess::Position& root, int depth) {
+std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth) {
     const Status s = status();
     if (!s.available) throw std::runtime_error(s.message);
+    std::vector<chess::u128> out(roots.size(), 1);
+    if (depth == 0 || roots.empty()) return out;
+    // One ply on the host so that threads get smaller, more numerous trees.
     const chess::Attacks host = chess::host_attacks();
-    chess::MoveList roots;
-    chess::generate_moves(root, host, roots);
-    std::vector<chess::u128> out(roots.size, 0);
-    if (depth == 1) {
-        for (auto& c : out) c = 1;
-        return out;
-    }
     std::vector<chess::Position> items;
-    std::vector<int> owner;
-    for (int i = 0; i < roots.size; ++i) {
-        const chess::Position child = chess::apply_move(root, roots.moves[i]);
-        chess::MoveList replies;
-        chess::generate_moves(child, host, replies);
-        if (depth == 2) {
-            out[i] = replies.size;
+    std::vector<size_t> owner;
+    for (size_t i = 0; i < roots.size(); ++i) {
+        out[i] = 0;
+        chess::MoveList list;
+        chess::generate_moves(roots[i], host, list);
+        if (depth == 1) {
+            out[i] = list.size;
             continue;
         }
-        for (chess::Move m : replies) items.push_back(chess::apply_move(child, m)), owner.push_back(i);
+        for (chess::Move m : list) items.push_back(chess::apply_move(roots[i], m)), owner.push_back(i);
     }
     if (items.empty()) return out;
     const int n = int(items.size());
@@ -86,7 +82,7 @@ std::vector<chess::u128> perft_divide(const chess::Position& root, int depth) {
     check(cudaMalloc(&d_counts, sizeof(unsigned long long) * n), "cudaMalloc(counts)");
     std::unique_ptr<unsigned long long, decltype(&cudaFree)> count_guard(d_counts, &cudaFree);
     check(cudaMemcpy(d_pos, items.data(), sizeof(chess::Position) * n, cudaMemcpyHostToDevice), "cudaMemcpy(positions)");
-    perft_kernel<<<(n + 127) / 128, 128>>>(d_pos, d_counts, n, depth - 2, device_tables().view());
+    perft_kernel<<<(n + 127) / 128, 128>>>(d_pos, d_counts, n, depth - 1, device_tables().view());
     check(cudaGetLastError(), "perft_kernel launch");
     check(cudaDeviceSynchronize(), "perft_kernel");
     std::vector<unsigned long long> counts(n);

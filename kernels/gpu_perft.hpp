@@ -18,10 +18,8 @@ struct Status {
 // Whether a CUDA device can run the backend here. Cheap after the first call.
 Status status();
 
-// Per-root-move perft(depth) counts from root, in the order in which
-// chess::generate_moves lists the root moves. depth >= 1. Throws
-// std::runtime_error when no device is usable or a CUDA call fails; never
-// returns a partial count.
-std::vector<chess::u128> perft_divide(const chess::Position& root, int depth);
+// perft(depth) of every root, depth >= 0. Throws std::runtime_error when no
+// device is usable or a CUDA call fails; never returns a partial count.
+std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth);
 
 }  // namespace gperft::gpu
