@@ -1,10 +1,178 @@
-// Placeholder until the helpmate search lands: answers Unknown.
+// The solver's stages, cheapest first: the board itself (mate, stalemate),
+// material, the static reach analysis, a short helpmate search, then the
+// exhaustive reachable-set search (the sound route to No in blocked
+// positions) and a long helpmate search with what is left of the budget.
 #include "analysis/unwinnable.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "analysis/closure_search.hpp"
+#include "analysis/helpmate_search.hpp"
+#include "analysis/material.hpp"
+#include "analysis/reach_analysis.hpp"
 
 namespace gperft::analysis {
 
-MateVerdict can_checkmate(const chess::Position&, chess::Color, const MateBudget&) {
-    return {MateAnswer::Unknown, {}, "not searched"};
+using namespace chess;
+
+namespace {
+
+constexpr int QUICK_DEPTH = 3;
+constexpr uint64_t QUICK_NODES = 2000;
+constexpr int DEEP_DEPTH = 64;
+
+// Search objects own sizeable tables: one set per thread, reused.
+struct Solver {
+    HelpmateSearch helpmate;
+    ClosureSearch closure;
+};
+
+Solver& solver() {
+    thread_local Solver s;
+    return s;
+}
+
+MateVerdict verdict(MateAnswer a, std::string reason, uint64_t nodes = 0) {
+    MateVerdict v;
+    v.answer = a;
+    v.reason = std::move(reason);
+    v.nodes = nodes;
+    return v;
+}
+
+MateVerdict yes(const std::vector<Move>& line, uint64_t nodes) {
+    MateVerdict v;
+    v.answer = MateAnswer::Yes;
+    v.helpmate = line;
+    v.nodes = nodes;
+    return v;
+}
+
+// Stage 1: what the board and the material decide, and the reach analysis.
+bool decide_statically(const Position& p, Color winner, MateVerdict& v) {
+    const Attacks at = host_attacks();
+    if (count_moves(p, at) == 0) {
+        if (!in_check(p, at))
+            v = verdict(MateAnswer::No, "stalemate");
+        else if (p.stm == winner)
+            v = verdict(MateAnswer::No, "already checkmated");
+        else
+            v = yes({}, 0);  // the mate is on the board
+        return true;
+    }
+    if (const char* why = lacks_mating_material(p, winner)) {
+        v = verdict(MateAnswer::No, std::string("insufficient material: ") + why);
+        return true;
+    }
+    if (!ReachAnalysis(p, at).mate_possible(winner)) {
+        v = verdict(MateAnswer::No, "blocked: no square the king can reach can become a mate");
+        return true;
+    }
+    return false;
+}
+
+// Stages 1 and 2: cheap enough for every position of a batch.
+bool decide_quickly(const Position& p, Color winner, const MateBudget& budget, MateVerdict& v) {
+    if (decide_statically(p, winner, v)) return true;
+    HelpmateSearch& h = solver().helpmate;
+    if (h.run(p, winner, QUICK_DEPTH, std::min(QUICK_NODES, budget.max_nodes))) {
+        v = yes(h.line(), h.nodes());
+        return true;
+    }
+    v = verdict(MateAnswer::Unknown, "short helpmate search found nothing", h.nodes());
+    return false;
+}
+
+// Stages 3 and 4, after decide_quickly left the question open: the
+// exhaustive search and the long helpmate search alternate with growing
+// shares of the budget (a sixteenth each, then the rest split evenly), so
+// that whichever suits the position answers before the other spends much.
+MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& budget, uint64_t used) {
+    Solver& s = solver();
+    for (int round = 0; round < 2; ++round) {
+        const uint64_t left = budget.max_nodes > used ? budget.max_nodes - used : 0;
+        const uint64_t share = round == 0 ? budget.max_nodes / 16 : left / 2;
+        switch (s.closure.run(p, winner, share)) {
+            case ClosureResult::Mate: return yes(s.closure.line(), used + s.closure.nodes());
+            case ClosureResult::Exhausted:
+                return verdict(MateAnswer::No,
+                               "exhaustive: all " + std::to_string(s.closure.nodes()) +
+                                   " reachable positions searched, none leads to mate",
+                               used + s.closure.nodes());
+            case ClosureResult::OutOfBudget: break;
+        }
+        used += s.closure.nodes();
+        const uint64_t rest = budget.max_nodes > used ? budget.max_nodes - used : 0;
+        const uint64_t helpmate_share = round == 0 ? std::min(rest, budget.max_nodes / 16) : rest;
+        if (helpmate_share && s.helpmate.run(p, winner, DEEP_DEPTH, helpmate_share))
+            return yes(s.helpmate.line(), used + s.helpmate.nodes());
+        used += s.helpmate.nodes();
+    }
+    return verdict(MateAnswer::Unknown, "node budget exhausted", used);
+}
+
+template <class F>
+void parallel_for(size_t n, int threads, F&& work) {
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const size_t nthreads = std::min(n, size_t(threads > 0 ? unsigned(threads) : hw));
+    std::atomic<size_t> next{0};
+    auto run = [&] {
+        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) work(i);
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < nthreads; ++t) pool.emplace_back(run);
+    run();
+    for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+MateVerdict can_checkmate(const Position& p, Color winner, const MateBudget& budget) {
+    MateVerdict v;
+    if (decide_quickly(p, winner, budget, v)) return v;
+    return decide_by_search(p, winner, budget, v.nodes);
+}
+
+MateAnswer DeadVerdict::dead() const {
+    if (white.answer == MateAnswer::Yes || black.answer == MateAnswer::Yes) return MateAnswer::No;
+    if (white.answer == MateAnswer::No && black.answer == MateAnswer::No) return MateAnswer::Yes;
+    return MateAnswer::Unknown;
+}
+
+DeadVerdict dead_position(const Position& p, const MateBudget& budget) {
+    return {can_checkmate(p, WHITE, budget), can_checkmate(p, BLACK, budget)};
+}
+
+std::vector<DeadVerdict> classify_dead(const std::vector<Position>& positions, const MateBudget& budget,
+                                       int threads) {
+    std::vector<DeadVerdict> out(positions.size());
+    // Each item is one side of one position: item 2i is White, 2i+1 Black.
+    auto slot = [&](size_t item) -> MateVerdict& {
+        return item & 1 ? out[item / 2].black : out[item / 2].white;
+    };
+    std::vector<uint8_t> open(2 * positions.size(), 0);
+    parallel_for(open.size(), threads, [&](size_t item) {
+        open[item] = !decide_quickly(positions[item / 2], Color(item & 1), budget, slot(item));
+    });
+    std::vector<size_t> todo;
+    for (size_t item = 0; item < open.size(); ++item)
+        if (open[item]) todo.push_back(item);
+    parallel_for(todo.size(), threads, [&](size_t k) {
+        const size_t item = todo[k];
+        MateVerdict& v = slot(item);
+        v = decide_by_search(positions[item / 2], Color(item & 1), budget, v.nodes);
+    });
+    return out;
+}
+
+const char* answer_name(MateAnswer a) {
+    switch (a) {
+        case MateAnswer::Yes: return "yes";
+        case MateAnswer::No: return "no";
+        default: return "unknown";
+    }
 }
 
 }  // namespace gperft::analysis

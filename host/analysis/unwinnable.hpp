@@ -1,6 +1,9 @@
 // Whether a side can still checkmate by any sequence of legal moves (FIDE 1.3
 // and 5.2b: a position is dead when neither side can). Sound before complete:
 // the answer is never No when a mate exists; Unknown when the budget runs out.
+// A position that is already checkmate counts as mated by the side that just
+// moved (Yes with an empty line) and as No for the mated side; stalemate is No
+// for both. Move counters play no part (the 50- and 75-move rules are ignored).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,7 @@ struct MateVerdict {
     MateAnswer answer = MateAnswer::Unknown;
     std::vector<chess::Move> helpmate;  // with Yes: a legal line ending in mate by the winner
     std::string reason;                 // with No or Unknown: why
+    uint64_t nodes = 0;                 // positions searched to decide
 };
 
 struct MateBudget {
@@ -25,5 +29,25 @@ struct MateBudget {
 
 // Can `winner` deliver checkmate from p (the other side cooperating)?
 MateVerdict can_checkmate(const chess::Position& p, chess::Color winner, const MateBudget& budget = {});
+
+// Both sides' answers for one position.
+struct DeadVerdict {
+    MateVerdict white, black;  // can White, can Black checkmate
+
+    // Yes when neither side can mate, No when one can, Unknown otherwise.
+    MateAnswer dead() const;
+    const MateVerdict& side(chess::Color c) const { return c == chess::WHITE ? white : black; }
+};
+
+DeadVerdict dead_position(const chess::Position& p, const MateBudget& budget = {});
+
+// Batch form for many positions: a cheap pass (mate on the board, material,
+// the static reach analysis, a tiny helpmate search) runs over all positions
+// in parallel first, then the full search runs only for the sides still
+// undecided. threads <= 0 means all hardware threads.
+std::vector<DeadVerdict> classify_dead(const std::vector<chess::Position>& positions, const MateBudget& budget = {},
+                                       int threads = 0);
+
+const char* answer_name(MateAnswer a);  // "yes", "no", "unknown"
 
 }  // namespace gperft::analysis

@@ -1,0 +1,89 @@
+#include "analysis/helpmate_search.hpp"
+
+#include <algorithm>
+
+#include "analysis/material.hpp"
+#include "analysis/move_heuristics.hpp"
+
+namespace gperft::analysis {
+
+using namespace chess;
+
+namespace {
+
+constexpr size_t TT_SIZE = size_t(1) << 17;  // entries; 2 MB per search object
+
+// Depth spent by a move of each kind (a normal move right after a rewarded
+// one is free, so one side's progress is not cancelled by the other's reply).
+int cost(Progress kind, bool past_progress) {
+    switch (kind) {
+        case Progress::Reward: return 0;
+        case Progress::Punish: return 3;
+        default: return past_progress ? 0 : 1;
+    }
+}
+
+bool is_mate(const Position& p, const Attacks& at) { return in_check(p, at) && count_moves(p, at) == 0; }
+
+}  // namespace
+
+HelpmateSearch::HelpmateSearch() : at_(host_attacks()), zobrist_(host_zobrist()), tt_(TT_SIZE) {}
+
+bool HelpmateSearch::run(const Position& root, Color winner, int max_depth, uint64_t node_limit) {
+    winner_ = winner;
+    nodes_ = 0;
+    limit_ = node_limit;
+    aborted_ = false;
+    line_.clear();
+    if (++generation_ == 0) {  // wrapped: old entries could look current
+        std::fill(tt_.begin(), tt_.end(), TTEntry{});
+        generation_ = 1;
+    }
+    for (int depth = 1; depth <= max_depth && !aborted_; ++depth) {
+        if (search(root, depth, 0, false)) return true;
+    }
+    return false;
+}
+
+// Depth-first search below p with `depth` to spend. Every move of the winner
+// is tested for mate whatever depth is left; a child is searched only when
+// depth remains after the move's cost.
+bool HelpmateSearch::search(const Position& p, int depth, int ply, bool past_progress) {
+    if (++nodes_ > limit_) {
+        aborted_ = true;
+        return false;
+    }
+    if (ply >= MAX_PLY || lacks_mating_material(p, winner_)) return false;
+    const Key128 key = zobrist_.key(p);
+    TTEntry& e = tt_[key.hi & (TT_SIZE - 1)];
+    if (e.generation == generation_ && e.check == key.lo && e.depth >= depth) return false;
+    e = {key.lo, int16_t(depth), generation_};
+
+    MoveList list;
+    generate_moves(p, at_, list);
+    const MateTargets targets(p, winner_);
+    struct Scored {
+        Move move;
+        Progress kind;
+    };
+    Scored moves[MAX_MOVES];
+    for (int i = 0; i < list.size; ++i) moves[i] = {list.moves[i], classify(p, list.moves[i], winner_, targets)};
+    std::stable_sort(moves, moves + list.size, [](const Scored& a, const Scored& b) { return a.kind < b.kind; });
+
+    const bool winner_to_move = p.stm == winner_;
+    for (int i = 0; i < list.size; ++i) {
+        const Position child = apply_move(p, moves[i].move);
+        stack_[ply] = moves[i].move;
+        if (winner_to_move && is_mate(child, at_)) {
+            line_.assign(stack_, stack_ + ply + 1);
+            return true;
+        }
+        const int left = depth - cost(moves[i].kind, past_progress);
+        if (left < 1) continue;
+        if (search(child, left, ply + 1, moves[i].kind == Progress::Reward)) return true;
+        if (aborted_) return false;
+    }
+    return false;
+}
+
+}  // namespace gperft::analysis

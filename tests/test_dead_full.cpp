@@ -1,0 +1,27 @@
+// Accuracy of the dead-position solver on all 3,414 CHA test positions with
+// the default budget: zero unsound answers (no No where the file says a side
+// can mate, and every Yes line replays to mate) and at least 99% of the dead
+// positions proven dead. Prints the completeness on the winnable side.
+#include <gtest/gtest.h>
+
+#include "dead_suite.hpp"
+
+using namespace chess;
+using namespace gperft::analysis;
+
+TEST(DeadAccuracy, AllChaPositions) {
+    const auto entries = dead_suite::read(std::string(GPERFT_TEST_DATA) + "/dead/chasolver-positions.txt");
+    ASSERT_EQ(entries.size(), 3414u);
+    std::vector<Position> positions;
+    for (const auto& e : entries) positions.push_back(parse_fen(e.fen));  // all parse; a refusal throws here
+    const auto verdicts = classify_dead(positions, MateBudget{}, 0);
+    dead_suite::Score s;
+    for (size_t i = 0; i < positions.size(); ++i) dead_suite::score(entries[i], positions[i], verdicts[i], s);
+    EXPECT_EQ(s.unsound, 0);
+    for (const auto& p : s.problems) ADD_FAILURE() << p;
+    EXPECT_GE(100 * s.dead_found, 99 * s.dead) << s.dead_found << " of " << s.dead << " dead positions proven";
+    for (const auto& m : s.missed_dead) std::cout << "not proven dead: " << m << "\n";
+    std::cout << "CHA: " << s.positions << " positions, " << s.dead_found << "/" << s.dead << " dead proven, "
+              << s.winnable_found << "/" << s.winnable << " winnable sides proven, " << s.yes_against_file
+              << " proven winnable against the file, " << s.unknown << " unknown\n";
+}
