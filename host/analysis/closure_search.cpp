@@ -60,34 +60,42 @@ bool ClosureSearch::worth_analysing() {
 }
 
 ClosureResult ClosureSearch::run(const Position& root, Color winner, uint64_t node_limit) {
+    winner_ = winner;
     analysis_calls_ = analysis_hits_ = 0;
     nodes_.clear();
     clear_seen(std::min<uint64_t>(node_limit, 1 << 16));
     line_.clear();
     insert(zobrist_.key(canonical(root, at_)));
     nodes_.push_back({root, 0, Move()});
-    for (size_t head = 0; head < nodes_.size(); ++head) {
-        const Position q = nodes_[head].pos;
+    head_ = 0;
+    return resume(node_limit);
+}
+
+// Expands whole positions in breadth-first order while fewer than node_limit
+// are stored (so the last expansion may overshoot it by one position's moves).
+ClosureResult ClosureSearch::resume(uint64_t node_limit) {
+    for (; head_ < nodes_.size(); ++head_) {
+        if (nodes_.size() >= node_limit) return ClosureResult::OutOfBudget;
+        const Position q = nodes_[head_].pos;
         MoveList list;
         generate_moves(q, at_, list);
         for (const Move m : list) {
             const Position c = apply_move(q, m);
-            if (q.stm == winner && in_check(c, at_) && count_moves(c, at_) == 0) {
-                build_line(uint32_t(head), m);
+            if (q.stm == winner_ && in_check(c, at_) && count_moves(c, at_) == 0) {
+                build_line(uint32_t(head_), m);
                 return ClosureResult::Mate;
             }
             if (!insert(zobrist_.key(canonical(c, at_)))) continue;
-            if (lacks_mating_material(c, winner)) continue;
+            if (lacks_mating_material(c, winner_)) continue;
             // Captures and pawn moves change what can ever move; other moves
             // keep every piece inside the regions the parent's analysis saw.
             const bool irreversible = m.is_capture() || (q.pawns & square_bb(m.from()));
             if (irreversible && (m.is_capture() || worth_analysing()) &&
-                !ReachAnalysis(c, at_).mate_possible(winner)) {
+                !ReachAnalysis(c, at_).mate_possible(winner_)) {
                 analysis_hits_ += !m.is_capture();
                 continue;
             }
-            if (nodes_.size() >= node_limit) return ClosureResult::OutOfBudget;
-            nodes_.push_back({c, uint32_t(head), m});
+            nodes_.push_back({c, uint32_t(head_), m});
         }
     }
     return ClosureResult::Exhausted;

@@ -19,8 +19,10 @@ class ClosureSearch {
    public:
     ClosureSearch();
 
-    // Walks at most node_limit positions.
+    // Walks about node_limit positions at most.
     ClosureResult run(const chess::Position& root, chess::Color winner, uint64_t node_limit);
+    // Carries on after OutOfBudget, up to a larger node_limit.
+    ClosureResult resume(uint64_t node_limit);
 
     const std::vector<chess::Move>& line() const { return line_; }
     uint64_t nodes() const { return nodes_.size(); }
@@ -39,7 +41,9 @@ class ClosureSearch {
 
     chess::Attacks at_;
     chess::Zobrist zobrist_;
+    chess::Color winner_ = chess::WHITE;
     std::vector<Node> nodes_;
+    size_t head_ = 0;  // next position to expand
     std::vector<chess::Key128> seen_;  // open addressing; {0, 0} marks a free slot
     size_t seen_count_ = 0;
     std::vector<chess::Move> line_;

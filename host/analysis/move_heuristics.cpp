@@ -79,6 +79,11 @@ Progress classify(const Position& p, Move m, Color winner, const MateTargets& t)
     }
     if (moved == KING && chebyshev(to, t.loser_king) < chebyshev(from, t.loser_king)) return Progress::Reward;
     if (moved == KNIGHT && kd[to][t.loser_knight] < kd[from][t.loser_knight]) return Progress::Reward;
+    // Other pieces of the loser gather round the corner, where they block
+    // the king's flight squares.
+    if ((moved == BISHOP || moved == ROOK) && !m.is_capture() &&
+        chebyshev(to, t.loser_king) < chebyshev(from, t.loser_king))
+        return Progress::Reward;
     if (m.is_capture() || moved == PAWN) return Progress::Punish;
     return Progress::Normal;
 }

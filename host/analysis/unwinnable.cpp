@@ -89,21 +89,25 @@ bool decide_quickly(const Position& p, Color winner, const MateBudget& budget, M
 // exhaustive search and the long helpmate search alternate with growing
 // shares of the budget (a sixteenth each, then the rest split evenly), so
 // that whichever suits the position answers before the other spends much.
+// The exhaustive search resumes where it stopped.
 MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& budget, uint64_t used) {
     Solver& s = solver();
     for (int round = 0; round < 2; ++round) {
         const uint64_t left = budget.max_nodes > used ? budget.max_nodes - used : 0;
         const uint64_t share = round == 0 ? budget.max_nodes / 16 : left / 2;
-        switch (s.closure.run(p, winner, share)) {
-            case ClosureResult::Mate: return yes(s.closure.line(), used + s.closure.nodes());
+        const uint64_t before = round == 0 ? 0 : s.closure.nodes();
+        const ClosureResult r =
+            round == 0 ? s.closure.run(p, winner, share) : s.closure.resume(before + share);
+        switch (r) {
+            case ClosureResult::Mate: return yes(s.closure.line(), used + s.closure.nodes() - before);
             case ClosureResult::Exhausted:
                 return verdict(MateAnswer::No,
                                "exhaustive: all " + std::to_string(s.closure.nodes()) +
                                    " reachable positions searched, none leads to mate",
-                               used + s.closure.nodes());
+                               used + s.closure.nodes() - before);
             case ClosureResult::OutOfBudget: break;
         }
-        used += s.closure.nodes();
+        used += s.closure.nodes() - before;
         const uint64_t rest = budget.max_nodes > used ? budget.max_nodes - used : 0;
         const uint64_t helpmate_share = round == 0 ? std::min(rest, budget.max_nodes / 16) : rest;
         if (helpmate_share && s.helpmate.run(p, winner, DEEP_DEPTH, helpmate_share))
