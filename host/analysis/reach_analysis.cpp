@@ -113,10 +113,12 @@ void ReachAnalysis::flood_pieces() {
 // victim_king, because the step would leave the other side without a legal
 // move (every other piece of the victim is fixed, hence immobile) and not in
 // check: the step squares whose king attacks cover every flight square the
-// victim's king has. Empty when the precondition fails.
+// victim's king has. Empty when the precondition fails, and when the mover may
+// still castle (castling moves the king two squares and a rook that may check).
 Bitboard ReachAnalysis::stalemating_steps(Color mover, int victim_king) const {
     const Color victim = ~mover;
     if (p_.color[victim] & ~p_.kings() & ~fixed_) return 0;
+    if (p_.castling & (mover == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO)) return 0;
     const Bitboard flights = at_.king(victim_king) & ~(fixed_ & p_.color[victim]) & ~perm_attacked_[mover];
     Bitboard steps = ~Bitboard(0);
     for (Bitboard f = flights; f;) steps &= at_.king(pop_lsb(f));

@@ -149,25 +149,35 @@ DeadVerdict dead_position(const Position& p, const MateBudget& budget) {
     return {can_checkmate(p, WHITE, budget), can_checkmate(p, BLACK, budget)};
 }
 
-std::vector<DeadVerdict> classify_dead(const std::vector<Position>& positions, const MateBudget& budget,
-                                       int threads) {
+std::vector<DeadVerdict> classify_dead_quick(const std::vector<Position>& positions, const MateBudget& budget,
+                                             int threads) {
     std::vector<DeadVerdict> out(positions.size());
     // Each item is one side of one position: item 2i is White, 2i+1 Black.
-    auto slot = [&](size_t item) -> MateVerdict& {
-        return item & 1 ? out[item / 2].black : out[item / 2].white;
-    };
-    std::vector<uint8_t> open(2 * positions.size(), 0);
-    parallel_for(open.size(), threads, [&](size_t item) {
-        open[item] = !decide_quickly(positions[item / 2], Color(item & 1), budget, slot(item));
+    parallel_for(2 * positions.size(), threads, [&](size_t item) {
+        MateVerdict& v = item & 1 ? out[item / 2].black : out[item / 2].white;
+        decide_quickly(positions[item / 2], Color(item & 1), budget, v);
     });
+    return out;
+}
+
+void complete_dead(const std::vector<Position>& positions, std::vector<DeadVerdict>& verdicts,
+                   const MateBudget& budget, int threads) {
     std::vector<size_t> todo;
-    for (size_t item = 0; item < open.size(); ++item)
-        if (open[item]) todo.push_back(item);
+    for (size_t i = 0; i < positions.size(); ++i) {
+        if (verdicts[i].white.answer == MateAnswer::Unknown) todo.push_back(2 * i);
+        if (verdicts[i].black.answer == MateAnswer::Unknown) todo.push_back(2 * i + 1);
+    }
     parallel_for(todo.size(), threads, [&](size_t k) {
         const size_t item = todo[k];
-        MateVerdict& v = slot(item);
+        MateVerdict& v = item & 1 ? verdicts[item / 2].black : verdicts[item / 2].white;
         v = decide_by_search(positions[item / 2], Color(item & 1), budget, v.nodes);
     });
+}
+
+std::vector<DeadVerdict> classify_dead(const std::vector<Position>& positions, const MateBudget& budget,
+                                       int threads) {
+    std::vector<DeadVerdict> out = classify_dead_quick(positions, budget, threads);
+    complete_dead(positions, out, budget, threads);
     return out;
 }
 

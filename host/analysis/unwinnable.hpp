@@ -42,11 +42,19 @@ struct DeadVerdict {
 DeadVerdict dead_position(const chess::Position& p, const MateBudget& budget = {});
 
 // Batch form for many positions: a cheap pass (mate on the board, material,
-// the static reach analysis, a tiny helpmate search) runs over all positions
+// the static reach analysis, a short helpmate search) runs over all positions
 // in parallel first, then the full search runs only for the sides still
 // undecided. threads <= 0 means all hardware threads.
 std::vector<DeadVerdict> classify_dead(const std::vector<chess::Position>& positions, const MateBudget& budget = {},
                                        int threads = 0);
+
+// The two passes of classify_dead on their own: the cheap pass leaves Unknown
+// (reason "short helpmate search found nothing") where a search is needed;
+// complete_dead runs the search for every side still Unknown.
+std::vector<DeadVerdict> classify_dead_quick(const std::vector<chess::Position>& positions,
+                                             const MateBudget& budget = {}, int threads = 0);
+void complete_dead(const std::vector<chess::Position>& positions, std::vector<DeadVerdict>& verdicts,
+                   const MateBudget& budget = {}, int threads = 0);
 
 const char* answer_name(MateAnswer a);  // "yes", "no", "unknown"
 
