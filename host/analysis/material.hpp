@@ -2,6 +2,7 @@
 // classic cases of insufficient material, phrased for one intended winner.
 #pragma once
 
+#include "analysis/mate_patterns.hpp"
 #include "analysis/square_sets.hpp"
 #include "chess/position.hpp"
 
@@ -21,7 +22,8 @@ namespace gperft::analysis {
 //    not touch k, covers at most one. The other must hold a loser's rook or
 //    queen (nothing else of the loser stands on that colour), which steps to
 //    s and blocks or captures the checker: not pinned, since only a rook or
-//    queen could pin it along that rank or file. So no check is mate.
+//    queen could pin it along that rank or file. So no check is mate;
+//  - a lone knight against queens only (see mate_patterns.hpp).
 inline const char* lacks_mating_material(const chess::Position& p, chess::Color winner) {
     using namespace chess;
     const Bitboard kings = p.kings();
@@ -33,6 +35,7 @@ inline const char* lacks_mating_material(const chess::Position& p, chess::Color 
     const Bitboard colour = (mine & DARK_SQUARES) ? DARK_SQUARES : LIGHT_SQUARES;
     if (!p.pawns && mine == (p.bishops() & colour & mine) && !(theirs & (p.knights() | (p.bishops() & ~colour))))
         return "bishops of one square colour against no knight, pawn or bishop of the other colour";
+    if (lone_knight_against_queens(p, winner)) return "a lone knight against queens";
     return nullptr;
 }
 
