@@ -74,18 +74,28 @@ ClosureResult ClosureSearch::run(const Position& root, Color winner, uint64_t no
 // Expands whole positions in breadth-first order while fewer than node_limit
 // are stored (so the last expansion may overshoot it by one position's moves).
 ClosureResult ClosureSearch::resume(uint64_t node_limit) {
+    Position children[MAX_MOVES];
+    Key128 keys[MAX_MOVES];
     for (; head_ < nodes_.size(); ++head_) {
         if (nodes_.size() >= node_limit) return ClosureResult::OutOfBudget;
         const Position q = nodes_[head_].pos;
         MoveList list;
         generate_moves(q, at_, list);
-        for (const Move m : list) {
-            const Position c = apply_move(q, m);
+        // Keys first, their table slots fetched ahead: the table outgrows the
+        // caches, and each lookup would otherwise wait for memory in turn.
+        for (int i = 0; i < list.size; ++i) {
+            children[i] = apply_move(q, list.moves[i]);
+            keys[i] = zobrist_.key(canonical(children[i], at_));
+            __builtin_prefetch(&seen_[keys[i].hi & (seen_.size() - 1)]);
+        }
+        for (int i = 0; i < list.size; ++i) {
+            const Move m = list.moves[i];
+            const Position& c = children[i];
             if (q.stm == winner_ && in_check(c, at_) && count_moves(c, at_) == 0) {
                 build_line(uint32_t(head_), m);
                 return ClosureResult::Mate;
             }
-            if (!insert(zobrist_.key(canonical(c, at_)))) continue;
+            if (!insert(keys[i])) continue;
             if (lacks_mating_material(c, winner_)) continue;
             // Captures and pawn moves change what can ever move; other moves
             // keep every piece inside the regions the parent's analysis saw.

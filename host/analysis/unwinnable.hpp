@@ -27,7 +27,9 @@ struct MateBudget {
     uint64_t max_nodes = 2'000'000;  // search nodes per question
 };
 
-// Can `winner` deliver checkmate from p (the other side cooperating)?
+// Can `winner` deliver checkmate from p (the other side cooperating)? p must
+// be a position parse_fen accepts (move generation defined on it). Safe to
+// call from several threads at once (each thread keeps its own tables).
 MateVerdict can_checkmate(const chess::Position& p, chess::Color winner, const MateBudget& budget = {});
 
 // Both sides' answers for one position.
