@@ -86,35 +86,63 @@ bool decide_quickly(const Position& p, Color winner, const MateBudget& budget, M
 }
 
 // Stages 3 and 4, after decide_quickly left the question open: the
-// exhaustive search and the long helpmate search alternate with growing
+// exhaustive search and the long helpmate search take turns with growing
 // shares of the budget (a sixteenth each, then the rest split evenly), so
 // that whichever suits the position answers before the other spends much.
-// The exhaustive search resumes where it stopped.
-MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& budget, uint64_t used) {
-    Solver& s = solver();
-    for (int round = 0; round < 2; ++round) {
-        const uint64_t left = budget.max_nodes > used ? budget.max_nodes - used : 0;
-        const uint64_t share = round == 0 ? budget.max_nodes / 16 : left / 2;
-        const uint64_t before = round == 0 ? 0 : s.closure.nodes();
-        const ClosureResult r =
-            round == 0 ? s.closure.run(p, winner, share) : s.closure.resume(before + share);
-        switch (r) {
-            case ClosureResult::Mate: return yes(s.closure.line(), used + s.closure.nodes() - before);
-            case ClosureResult::Exhausted:
-                return verdict(MateAnswer::No,
-                               "exhaustive: all " + std::to_string(s.closure.nodes()) +
+// Where the reach analysis finds fixed pieces (locked pawns and what they
+// wall in) the reachable set tends to be small and the exhaustive search
+// goes first; elsewhere the helpmate search does. The exhaustive search
+// resumes where it stopped.
+class SearchTurns {
+   public:
+    SearchTurns(const Position& p, Color winner, const MateBudget& budget, uint64_t used)
+        : p_(p), winner_(winner), budget_(budget), used_(used), s_(solver()) {}
+
+    uint64_t left() const { return budget_.max_nodes > used_ ? budget_.max_nodes - used_ : 0; }
+
+    bool exhaustive(uint64_t share) {
+        const uint64_t before = started_ ? s_.closure.nodes() : 0;
+        const ClosureResult r = started_ ? s_.closure.resume(before + share) : s_.closure.run(p_, winner_, share);
+        started_ = true;
+        used_ += s_.closure.nodes() - before;
+        if (r == ClosureResult::Mate) verdict_ = yes(s_.closure.line(), used_);
+        if (r == ClosureResult::Exhausted)
+            verdict_ = verdict(MateAnswer::No,
+                               "exhaustive: all " + std::to_string(s_.closure.nodes()) +
                                    " reachable positions searched, none leads to mate",
-                               used + s.closure.nodes() - before);
-            case ClosureResult::OutOfBudget: break;
-        }
-        used += s.closure.nodes() - before;
-        const uint64_t rest = budget.max_nodes > used ? budget.max_nodes - used : 0;
-        const uint64_t helpmate_share = round == 0 ? std::min(rest, budget.max_nodes / 16) : rest;
-        if (helpmate_share && s.helpmate.run(p, winner, DEEP_DEPTH, helpmate_share))
-            return yes(s.helpmate.line(), used + s.helpmate.nodes());
-        used += s.helpmate.nodes();
+                               used_);
+        return r != ClosureResult::OutOfBudget;
     }
-    return verdict(MateAnswer::Unknown, "node budget exhausted", used);
+
+    bool helpmate(uint64_t share) {
+        if (!share) return false;
+        const bool found = s_.helpmate.run(p_, winner_, DEEP_DEPTH, share);
+        used_ += s_.helpmate.nodes();
+        if (found) verdict_ = yes(s_.helpmate.line(), used_);
+        return found;
+    }
+
+    MateVerdict run() {
+        const uint64_t first = budget_.max_nodes / 16;
+        const bool blocked = ReachAnalysis(p_, host_attacks()).fixed() != 0;
+        const bool decided = blocked ? exhaustive(first) || helpmate(std::min(first, left()))
+                                     : helpmate(std::min(first, left())) || exhaustive(first);
+        if (decided || exhaustive(left() / 2) || helpmate(left())) return verdict_;
+        return verdict(MateAnswer::Unknown, "node budget exhausted", used_);
+    }
+
+   private:
+    const Position& p_;
+    Color winner_;
+    const MateBudget& budget_;
+    uint64_t used_;
+    Solver& s_;
+    bool started_ = false;
+    MateVerdict verdict_;
+};
+
+MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& budget, uint64_t used) {
+    return SearchTurns(p, winner, budget, used).run();
 }
 
 template <class F>
