@@ -1,7 +1,7 @@
 // The solver's stages, cheapest first: the board itself (mate, stalemate),
 // material, the static reach analysis, a short helpmate search, then the
 // exhaustive reachable-set search (the sound route to No in blocked
-// positions) and a long helpmate search with what is left of the budget.
+// positions) and a long helpmate search, taking turns with the budget.
 #include "analysis/unwinnable.hpp"
 
 #include <algorithm>
@@ -67,7 +67,7 @@ bool decide_statically(const Position& p, Color winner, MateVerdict& v) {
         return true;
     }
     if (!ReachAnalysis(p, at).mate_possible(winner)) {
-        v = verdict(MateAnswer::No, "blocked: no square the king can reach can become a mate");
+        v = verdict(MateAnswer::No, "reach analysis: no square the king can reach can become a mate");
         return true;
     }
     return false;
