@@ -1,0 +1,241 @@
+#include "deep/deep_perft.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "chess/io/fen.hpp"
+#include "deep/count_math.hpp"
+#include "deep/engine.hpp"
+#include "deep/host_table.hpp"
+#include "deep/journal.hpp"
+#include "deep/progress.hpp"
+#include "deep/work_units.hpp"
+
+namespace gperft {
+
+using namespace chess;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Counts units through the host table: each unit's children are looked up
+// (exact positions), the misses of the whole batch are merged and sent to the
+// backend in one call, and the answers are remembered for later batches.
+class UnitCounter {
+   public:
+    UnitCounter(PerftEngine& engine, HostTable& table) : engine_(engine), table_(table) {}
+
+    std::vector<u128> count(const std::vector<Position>& units, int remaining) {
+        if (!table_.enabled() || remaining < 2) return engine_.perft_batch(units, remaining);
+        const Attacks at = host_attacks();
+        std::vector<u128> out(units.size(), 0);
+        std::vector<Position> misses;
+        std::vector<std::pair<size_t, size_t>> pending;  // (unit, miss index)
+        std::unordered_map<Position, size_t, PositionHash> miss_index;
+        for (size_t u = 0; u < units.size(); ++u) {
+            MoveList list;
+            generate_moves(units[u], at, list);
+            for (Move m : list) {
+                const Position c = canonical(apply_move(units[u], m), at);
+                if (const auto hit = table_.find(c, remaining - 1)) {
+                    out[u] = checked_add(out[u], *hit);
+                    continue;
+                }
+                const auto [it, fresh] = miss_index.emplace(c, misses.size());
+                if (fresh) misses.push_back(c);
+                pending.emplace_back(u, it->second);
+            }
+        }
+        const std::vector<u128> counts = engine_.perft_batch(misses, remaining - 1);
+        for (size_t i = 0; i < misses.size(); ++i) table_.insert(misses[i], remaining - 1, counts[i]);
+        for (const auto& [u, i] : pending) out[u] = checked_add(out[u], counts[i]);
+        return out;
+    }
+
+   private:
+    struct PositionHash {
+        size_t operator()(const Position& p) const {
+            return size_t((p.color[0] * 0x9E3779B97F4A7C15ULL) ^ (p.color[1] * 0xC2B2AE3D27D4EB4FULL) ^ p.pawns ^
+                          (p.diag << 1) ^ (p.orth << 2) ^ (uint64_t(p.castling) << 7) ^ p.stm);
+        }
+    };
+    PerftEngine& engine_;
+    HostTable& table_;
+};
+
+// Units per backend call: small at first (the journal and the bar hear from
+// the run early), then grown towards `target` seconds per call.
+class BatchSizer {
+   public:
+    BatchSizer(int fixed, Backend b, int threads)
+        : fixed_(fixed), size_(fixed > 0 ? size_t(fixed) : b == Backend::Gpu ? 256 : size_t(2 * std::max(threads, 2))),
+          target_(b == Backend::Gpu ? 2.0 : 0.5) {}
+    size_t size() const { return size_; }
+    void observe(size_t units, double seconds) {
+        if (fixed_ > 0 || units == 0) return;
+        const double per_unit = std::max(seconds, 1e-6) / double(units);
+        size_ = std::clamp(size_t(target_ / per_unit), size_t(1), 2 * size_);
+    }
+
+   private:
+    int fixed_;
+    size_t size_;
+    double target_;
+};
+
+PerftResult plain_run(const Position& root, int depth, PerftEngine& engine) {
+    PerftResult r;
+    if (depth <= 0) {
+        r.nodes = 1;
+        return r;
+    }
+    MoveList moves;
+    generate_moves(root, host_attacks(), moves);
+    std::vector<Position> children;
+    for (Move m : moves) children.push_back(apply_move(root, m));
+    const std::vector<u128> counts = engine.perft_batch(children, depth - 1);
+    for (int i = 0; i < moves.size; ++i) {
+        r.divide.emplace_back(moves.moves[i], counts[i]);
+        r.nodes = checked_add(r.nodes, counts[i]);
+    }
+    return r;
+}
+
+JournalHeader journal_header(const Position& root, int depth, int split, uint64_t seed, size_t units) {
+    JournalHeader h;
+    h.depth = depth;
+    h.split = split;
+    h.seed = seed;
+    h.units = units;
+    h.fen = to_fen(root);
+    return h;
+}
+
+struct UnitRun {
+    std::vector<u128> counts;
+    size_t resumed = 0;
+};
+
+// Counts every unit not already in the journal, in batches.
+UnitRun count_units(const Position& root, int depth, const WorkUnits& w, const DeepOptions& o, PerftEngine& engine,
+                    HostTable& table) {
+    const int remaining = depth - w.split;
+    std::vector<uint64_t> fingerprints;
+    for (const Position& p : w.positions) fingerprints.push_back(unit_fingerprint(p));
+    std::unique_ptr<Journal> journal;
+    if (!o.journal.empty())
+        journal = std::make_unique<Journal>(o.journal, journal_header(root, depth, w.split, o.zobrist_seed, w.positions.size()),
+                                            fingerprints);
+    UnitRun run;
+    run.counts.assign(w.positions.size(), 0);
+    std::vector<uint32_t> todo;
+    const std::map<uint32_t, u128> none;
+    const std::map<uint32_t, u128>& done = journal ? journal->done() : none;
+    for (uint32_t u = 0; u < w.positions.size(); ++u) {
+        if (const auto it = done.find(u); it != done.end())
+            run.counts[u] = it->second, ++run.resumed;
+        else
+            todo.push_back(u);
+    }
+    Progress progress(w.positions.size(), run.resumed, o.progress && Progress::stderr_is_terminal());
+    UnitCounter counter(engine, table);
+    BatchSizer sizer(o.batch_units, engine.backend(), o.threads);
+    u128 nodes = 0;
+    for (size_t next = 0; next < todo.size();) {
+        const size_t n = std::min(sizer.size(), todo.size() - next);
+        std::vector<Position> batch;
+        for (size_t i = 0; i < n; ++i) batch.push_back(w.positions[todo[next + i]]);
+        const auto start = Clock::now();
+        const std::vector<u128> counts = counter.count(batch, remaining);
+        sizer.observe(n, seconds_since(start));
+        std::vector<JournalUnit> lines;
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t u = todo[next + i];
+            run.counts[u] = counts[i];
+            nodes = add_product(nodes, counts[i], w.multiplicity[u]);
+            lines.push_back({u, fingerprints[u], remaining, counts[i]});
+        }
+        if (journal) journal->append(lines);
+        next += n;
+        progress.update(run.resumed + next, nodes);
+    }
+    return run;
+}
+
+}  // namespace
+
+int deep_threshold(Backend resolved) { return resolved == Backend::Gpu ? 9 : 7; }
+
+int auto_split(int depth, Backend resolved) {
+    if (depth < deep_threshold(resolved)) return 0;
+    // Leave each unit enough plies to amortise a backend call (the GPU wants
+    // large subtrees), and keep the unit count in the tens of thousands.
+    const int leave = resolved == Backend::Gpu ? 7 : 5;
+    return std::clamp(depth - leave, 1, resolved == Backend::Gpu ? 5 : 4);
+}
+
+size_t available_memory_mb() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    size_t kb = 0;
+    while (meminfo >> key >> kb) {
+        if (key == "MemAvailable:") return kb >> 10;
+        meminfo.ignore(64, '\n');
+    }
+    const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? size_t(pages) * size_t(page) >> 20 : 1024;
+}
+
+size_t auto_hash_mb(int depth) {
+    const size_t by_depth = size_t(64) << (2 * std::clamp(depth - 7, 0, 6));
+    return std::max<size_t>(1, std::min({available_memory_mb() / 4, by_depth, size_t(4096)}));
+}
+
+size_t auto_host_hash_mb(int depth) {
+    const size_t by_depth = size_t(16) << (2 * std::clamp(depth - 7, 0, 6));
+    return std::max<size_t>(1, std::min({available_memory_mb() / 8, by_depth, size_t(1024)}));
+}
+
+DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
+    const auto start = Clock::now();
+    DeepResult d;
+    const Backend backend = resolve_backend(o.backend);
+    d.split = o.split >= 0 ? o.split : auto_split(depth, backend);
+    if (d.split == 0 && !o.journal.empty()) d.split = std::min(depth, 2);  // a journal needs units
+    if (d.split > depth)
+        throw std::invalid_argument("--split " + std::to_string(d.split) + " is deeper than --depth " + std::to_string(depth));
+    d.zobrist_seed = o.zobrist_seed;
+    const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth);
+    PerftEngine engine({backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed});
+    d.hash_mb = engine.cpu_table_mb();
+    d.device_hash_mb = backend == Backend::Gpu ? o.hash_mb : 0;
+    if (d.split == 0) {
+        d.perft = plain_run(root, depth, engine);
+    } else {
+        d.host_hash_mb = o.host_hash_mb >= 0 ? size_t(o.host_hash_mb) : auto_host_hash_mb(depth);
+        HostTable table(d.host_hash_mb << 20);
+        const WorkUnits w = build_work_units(root, d.split);
+        const UnitRun run = count_units(root, depth, w, o, engine, table);
+        const UnitTotals t = merge_unit_counts(w, run.counts);
+        d.units = w.positions.size();
+        d.units_resumed = run.resumed;
+        d.host_hits = table.hits();
+        d.perft.nodes = t.total;
+        for (size_t i = 0; i < w.root_moves.size(); ++i) d.perft.divide.emplace_back(w.root_moves[i], t.per_root_move[i]);
+    }
+    d.perft.backend = engine.backend_name();
+    d.perft.seconds = seconds_since(start);
+    return d;
+}
+
+}  // namespace gperft
