@@ -11,12 +11,9 @@
 #include "chess/zobrist.hpp"
 #include "deep/count_math.hpp"
 
+#include <thrust/system/cpp/execution_policy.h>
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
 #include <thrust/system/omp/execution_policy.h>
-#define GPERFT_THRUST_POLICY thrust::omp::par
-#else
-#include <thrust/system/cpp/execution_policy.h>
-#define GPERFT_THRUST_POLICY thrust::cpp::par
 #endif
 
 namespace gperft {
@@ -69,17 +66,29 @@ struct Frontier {
     std::vector<uint64_t> paths;
 };
 
-// Sorts by key and sums the paths of equal keys.
-void merge(Frontier& f) {
-    thrust::sort_by_key(GPERFT_THRUST_POLICY, f.keys.begin(), f.keys.end(), f.paths.begin(), KeyLess{});
+// Sorts by key and sums the paths of equal keys, on the given Thrust system.
+template <class Policy>
+void merge_on(const Policy& policy, Frontier& f) {
+    thrust::sort_by_key(policy, f.keys.begin(), f.keys.end(), f.paths.begin(), KeyLess{});
     Frontier out;
     out.keys.resize(f.keys.size());
     out.paths.resize(f.paths.size());
-    const auto ends = thrust::reduce_by_key(GPERFT_THRUST_POLICY, f.keys.begin(), f.keys.end(), f.paths.begin(),
-                                            out.keys.begin(), out.paths.begin(), KeyEqual{});
+    const auto ends = thrust::reduce_by_key(policy, f.keys.begin(), f.keys.end(), f.paths.begin(), out.keys.begin(),
+                                            out.paths.begin(), KeyEqual{});
     out.keys.resize(size_t(ends.first - out.keys.begin()));
     out.paths.resize(out.keys.size());
     f = std::move(out);
+}
+
+// OpenMP pays off only on large frontiers: its barriers cost milliseconds
+// on a busy machine, more than sorting a small frontier serially.
+constexpr size_t PARALLEL_MERGE_MIN = size_t(1) << 20;
+
+void merge(Frontier& f) {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+    if (f.keys.size() >= PARALLEL_MERGE_MIN) return merge_on(thrust::omp::par, f);
+#endif
+    merge_on(thrust::cpp::par, f);
 }
 
 Frontier expand(const Frontier& f, const Attacks& at) {
