@@ -222,7 +222,12 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     if (d.split == 0) {
         d.perft = plain_run(root, depth, engine);
     } else {
-        d.host_hash_mb = o.host_hash_mb >= 0 ? size_t(o.host_hash_mb) : auto_host_hash_mb(depth);
+        // On the CPU backend the transposition table already catches what the
+        // host table would (measured: the host table only adds its cost), so
+        // it is on by default only above the GPU.
+        d.host_hash_mb = o.host_hash_mb >= 0        ? size_t(o.host_hash_mb)
+                         : backend == Backend::Cpu ? 0
+                                                   : auto_host_hash_mb(depth);
         HostTable table(d.host_hash_mb << 20);
         const WorkUnits w = build_work_units(root, d.split);
         const UnitRun run = count_units(root, depth, w, o, engine, table);

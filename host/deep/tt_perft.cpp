@@ -33,6 +33,10 @@ uint64_t last_two_plies(const Position& p, const Attacks& at) {
 
 template <Color Us, class Count>
 Count children(const Position& p, const Key128& k, int depth, const Context& cx) {
+    if (depth - 1 < MIN_TT_DEPTH) {  // the children are not looked up: no keys needed
+        if (depth == 2) return last_two_plies<Us>(p, cx.at);
+        return depth == 1 ? count_moves<Us>(p, cx.at) : 1;
+    }
     MoveList list;
     generate_moves<Us>(p, cx.at, list);
     Count n = 0;
