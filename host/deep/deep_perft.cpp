@@ -8,7 +8,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 #include "chess/io/fen.hpp"
 #include "deep/count_math.hpp"
@@ -16,6 +15,7 @@
 #include "deep/host_table.hpp"
 #include "deep/journal.hpp"
 #include "deep/progress.hpp"
+#include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
 
 namespace gperft {
@@ -27,71 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-// Counts units through the host table: each unit's children are looked up
-// (exact positions), the misses of the whole batch are merged and sent to the
-// backend in one call, and the answers are remembered for later batches.
-class UnitCounter {
-   public:
-    UnitCounter(PerftEngine& engine, HostTable& table) : engine_(engine), table_(table) {}
-
-    std::vector<u128> count(const std::vector<Position>& units, int remaining) {
-        if (!table_.enabled() || remaining < 2) return engine_.perft_batch(units, remaining);
-        const Attacks at = host_attacks();
-        std::vector<u128> out(units.size(), 0);
-        std::vector<Position> misses;
-        std::vector<std::pair<size_t, size_t>> pending;  // (unit, miss index)
-        std::unordered_map<Position, size_t, PositionHash> miss_index;
-        for (size_t u = 0; u < units.size(); ++u) {
-            MoveList list;
-            generate_moves(units[u], at, list);
-            for (Move m : list) {
-                const Position c = canonical(apply_move(units[u], m), at);
-                if (const auto hit = table_.find(c, remaining - 1)) {
-                    out[u] = checked_add(out[u], *hit);
-                    continue;
-                }
-                const auto [it, fresh] = miss_index.emplace(c, misses.size());
-                if (fresh) misses.push_back(c);
-                pending.emplace_back(u, it->second);
-            }
-        }
-        const std::vector<u128> counts = engine_.perft_batch(misses, remaining - 1);
-        for (size_t i = 0; i < misses.size(); ++i) table_.insert(misses[i], remaining - 1, counts[i]);
-        for (const auto& [u, i] : pending) out[u] = checked_add(out[u], counts[i]);
-        return out;
-    }
-
-   private:
-    struct PositionHash {
-        size_t operator()(const Position& p) const {
-            return size_t((p.color[0] * 0x9E3779B97F4A7C15ULL) ^ (p.color[1] * 0xC2B2AE3D27D4EB4FULL) ^ p.pawns ^
-                          (p.diag << 1) ^ (p.orth << 2) ^ (uint64_t(p.castling) << 7) ^ p.stm);
-        }
-    };
-    PerftEngine& engine_;
-    HostTable& table_;
-};
-
-// Units per backend call: small at first (the journal and the bar hear from
-// the run early), then grown towards `target` seconds per call.
-class BatchSizer {
-   public:
-    BatchSizer(int fixed, Backend b, int threads)
-        : fixed_(fixed), size_(fixed > 0 ? size_t(fixed) : b == Backend::Gpu ? 256 : size_t(2 * std::max(threads, 2))),
-          target_(b == Backend::Gpu ? 2.0 : 0.5) {}
-    size_t size() const { return size_; }
-    void observe(size_t units, double seconds) {
-        if (fixed_ > 0 || units == 0) return;
-        const double per_unit = std::max(seconds, 1e-6) / double(units);
-        size_ = std::clamp(size_t(target_ / per_unit), size_t(1), 2 * size_);
-    }
-
-   private:
-    int fixed_;
-    size_t size_;
-    double target_;
-};
 
 PerftResult plain_run(const Position& root, int depth, PerftEngine& engine) {
     PerftResult r;

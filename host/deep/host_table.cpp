@@ -16,14 +16,15 @@ uint64_t mix(uint64_t h, uint64_t v) {
 
 }  // namespace
 
-size_t HostTable::Hash::operator()(const Key& k) const {
-    const chess::Position& p = k.pos;
+size_t position_hash(const chess::Position& p, int depth) {
     uint64_t tail;  // king squares, side, castling, e.p., counters: bytes 40..47
     std::memcpy(&tail, reinterpret_cast<const char*>(&p) + 40, sizeof tail);
-    uint64_t h = uint64_t(k.depth);
+    uint64_t h = uint64_t(depth);
     for (uint64_t v : {p.color[0], p.color[1], p.pawns, p.diag, p.orth, tail}) h = mix(h, v);
     return size_t(h ^ (h >> 29));
 }
+
+size_t HostTable::Hash::operator()(const Key& k) const { return position_hash(k.pos, k.depth); }
 
 std::optional<chess::u128> HostTable::find(const chess::Position& canon, int depth) const {
     const auto it = map_.find(Key{canon, depth});

@@ -12,6 +12,9 @@
 
 namespace gperft {
 
+// A 64-bit hash of every field of a position and a depth.
+size_t position_hash(const chess::Position& p, int depth);
+
 class HostTable {
    public:
     // Roughly what one entry costs in an unordered_map (key, count, node,
