@@ -11,6 +11,7 @@
 #include "chess/io/fen.hpp"
 #include "cpu_perft.hpp"
 #include "deep/deep_perft.hpp"
+#include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
 #include "suite.hpp"
 
@@ -115,4 +116,18 @@ TEST(WorkUnits, SplitBeyondTheDepthIsRefused) {
     o.backend = gperft::Backend::Cpu;
     o.split = 4;
     EXPECT_THROW(gperft::run_deep_perft(parse_fen(START_FEN), 3, o), std::invalid_argument);
+}
+
+TEST(HostTable, ExactKeysAndClearingWhenFull) {
+    gperft::HostTable table(3 * gperft::HostTable::ENTRY_BYTES);  // room for three entries
+    const gperft::WorkUnits w = gperft::build_work_units(parse_fen(START_FEN), 1);
+    for (int i = 0; i < 3; ++i) table.insert(w.positions[i], 4, u128(100 + i));
+    EXPECT_TRUE(table.find(w.positions[1], 4) == u128(101));
+    EXPECT_FALSE(table.find(w.positions[1], 5).has_value());  // the depth is part of the key
+    EXPECT_FALSE(table.find(w.positions[3], 4).has_value());
+    table.insert(w.positions[3], 4, 103);  // full: starts over rather than guess
+    EXPECT_EQ(table.size(), 1u);
+    EXPECT_FALSE(table.find(w.positions[0], 4).has_value());
+    EXPECT_TRUE(table.find(w.positions[3], 4) == u128(103));
+    EXPECT_FALSE(gperft::HostTable(0).enabled());
 }
