@@ -148,6 +148,8 @@ TEST(DeepCli, BadDeepOptionsExitTwo) {
          std::vector<std::pair<std::string, std::string>>{{"perft --depth 3 --split 4 --backend cpu", "--split 4 is deeper than --depth 3"},
                                                           {"perft --depth 3 --split 11", "--split"},
                                                           {"perft --depth 3 --hash -1", "--hash"},
+                                                          {"perft --depth 3 --backend cpu --hash 4000000", "more than the free memory"},
+                                                          {"perft --depth 3 --host-hash 4000000", "more than the free memory"},
                                                           {"perft --depth 3 --zobrist-seed 0xZZ", "not a 64-bit number"},
                                                           {"perft --depth 3 --zobrist-seed 18446744073709551616", "does not fit"},
                                                           {"perft --depth 3 --journal /nonexistent/dir/j", "/nonexistent/dir/j"}}) {

@@ -150,6 +150,15 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     if (d.split > depth)
         throw std::invalid_argument("--split " + std::to_string(d.split) + " is deeper than --depth " + std::to_string(depth));
     d.zobrist_seed = o.zobrist_seed;
+    // Refused up front: an over-committed table would fail much later, as an
+    // out-of-memory kill mid-run rather than a message.
+    const size_t free_mb = available_memory_mb();
+    if (backend == Backend::Cpu && o.hash_mb > (long long)free_mb)
+        throw std::invalid_argument("--hash " + std::to_string(o.hash_mb) + " MiB is more than the free memory (" +
+                                    std::to_string(free_mb) + " MiB)");
+    if (o.host_hash_mb > (long long)free_mb)
+        throw std::invalid_argument("--host-hash " + std::to_string(o.host_hash_mb) +
+                                    " MiB is more than the free memory (" + std::to_string(free_mb) + " MiB)");
     const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth);
     PerftEngine engine({backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed});
     d.hash_mb = engine.cpu_table_mb();
