@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -28,8 +29,11 @@ std::string format_duration(double seconds) {
 }
 
 std::string progress_line(size_t done, size_t total, double nodes_per_second, double eta_seconds) {
-    const int filled = total ? int(double(done) / double(total) * BAR_WIDTH) : BAR_WIDTH;
-    std::string bar = "[" + std::string(size_t(filled), '#') + std::string(size_t(BAR_WIDTH - filled), '.') + "]";
+    const int filled = total ? std::clamp(int(double(done) / double(total) * BAR_WIDTH), 0, BAR_WIDTH) : BAR_WIDTH;
+    std::string bar(BAR_WIDTH + 2, '.');
+    bar.front() = '[';
+    bar.back() = ']';
+    std::fill_n(bar.begin() + 1, filled, '#');
     char buf[160];
     std::snprintf(buf, sizeof buf, "%s %zu/%zu units  %.1f M nodes/s  ETA %s", bar.c_str(), done, total,
                   nodes_per_second / 1e6, format_duration(eta_seconds).c_str());
