@@ -92,8 +92,8 @@ TEST(Counts128, ProductOfCountAndMultiplicityPast2To64) {
 TEST(Counts128, JsonCountsPast2To53AreStrings) {
     const u128 two53 = u128(1) << 53;
     EXPECT_EQ(gperft::json::count(two53), pow2(53));
-    EXPECT_EQ(gperft::json::count(two53 + 1), "\"" + dec_add(pow2(53), "1") + "\"");
-    EXPECT_EQ(gperft::json::count(u128(1) << 100), "\"" + pow2(100) + "\"");
+    EXPECT_EQ(gperft::json::count(two53 + 1), std::string("\"") + dec_add(pow2(53), "1") + "\"");
+    EXPECT_EQ(gperft::json::count(u128(1) << 100), std::string("\"") + pow2(100) + "\"");
 }
 
 TEST(Counts128, UnitMergePast2To64) {

@@ -52,7 +52,9 @@ TEST(WorkUnits, UnitsAreDistinctCanonicalPositions) {
     const gperft::WorkUnits w = gperft::build_work_units(parse_fen(cpw()[1].fen), 2);
     for (size_t i = 0; i < w.positions.size(); ++i) {
         EXPECT_TRUE(canonical(w.positions[i], host_attacks()) == w.positions[i]);
-        if (i) EXPECT_FALSE(w.positions[i] == w.positions[i - 1]);
+        if (i) {
+            EXPECT_FALSE(w.positions[i] == w.positions[i - 1]);
+        }
     }
 }
 
