@@ -22,21 +22,9 @@ constexpr int NARROW_MAX_DEPTH = 8;
 template <Color Us, class Count>
 Count node(const Position& p, const Key128& k, int depth, const Context& cx);
 
-template <Color Us>
-uint64_t last_two_plies(const Position& p, const Attacks& at) {
-    MoveList list;
-    generate_moves<Us>(p, at, list);
-    uint64_t n = 0;
-    for (int i = 0; i < list.size; ++i) n += count_moves<~Us>(apply_move<Us>(p, list.moves[i]), at);
-    return n;
-}
-
 template <Color Us, class Count>
 Count children(const Position& p, const Key128& k, int depth, const Context& cx) {
-    if (depth - 1 < MIN_TT_DEPTH) {  // the children are not looked up: no keys needed
-        if (depth == 2) return last_two_plies<Us>(p, cx.at);
-        return depth == 1 ? count_moves<Us>(p, cx.at) : 1;
-    }
+    if (depth - 1 < MIN_TT_DEPTH) return perft<Us>(p, cx.at, depth);  // children not looked up: no keys
     MoveList list;
     generate_moves<Us>(p, cx.at, list);
     Count n = 0;
@@ -53,10 +41,7 @@ Count children(const Position& p, const Key128& k, int depth, const Context& cx)
 
 template <Color Us, class Count>
 Count node(const Position& p, const Key128& k, int depth, const Context& cx) {
-    if (depth < MIN_TT_DEPTH) {
-        if (depth == 2) return last_two_plies<Us>(p, cx.at);
-        return depth == 1 ? count_moves<Us>(p, cx.at) : 1;
-    }
+    if (depth < MIN_TT_DEPTH) return perft<Us>(p, cx.at, depth);
     uint64_t hit;
     if (cx.table->probe(k, depth, hit)) return hit;
     const Count n = children<Us, Count>(p, k, depth, cx);
