@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -13,8 +12,8 @@
 #include "deep/count_math.hpp"
 #include "deep/engine.hpp"
 #include "deep/host_table.hpp"
-#include "deep/journal.hpp"
 #include "deep/progress.hpp"
+#include "deep/unit_book.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
 
@@ -46,65 +45,26 @@ PerftResult plain_run(const Position& root, int depth, PerftEngine& engine) {
     return r;
 }
 
-JournalHeader journal_header(const Position& root, int depth, int split, uint64_t seed, size_t units) {
-    JournalHeader h;
-    h.depth = depth;
-    h.split = split;
-    h.seed = seed;
-    h.units = units;
-    h.fen = to_fen(root);
-    return h;
-}
-
-struct UnitRun {
-    std::vector<u128> counts;
-    size_t resumed = 0;
-};
-
 // Counts every unit not already in the journal, in batches.
-UnitRun count_units(const Position& root, int depth, const WorkUnits& w, const DeepOptions& o, PerftEngine& engine,
-                    HostTable& table) {
+void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& book, PerftEngine& engine,
+                 HostTable& table) {
     const int remaining = depth - w.split;
-    std::vector<uint64_t> fingerprints;
-    for (const Position& p : w.positions) fingerprints.push_back(unit_fingerprint(p));
-    std::unique_ptr<Journal> journal;
-    if (!o.journal.empty())
-        journal = std::make_unique<Journal>(o.journal, journal_header(root, depth, w.split, o.zobrist_seed, w.positions.size()),
-                                            fingerprints);
-    UnitRun run;
-    run.counts.assign(w.positions.size(), 0);
-    std::vector<uint32_t> todo;
-    const std::map<uint32_t, u128> none;
-    const std::map<uint32_t, u128>& done = journal ? journal->done() : none;
-    for (uint32_t u = 0; u < w.positions.size(); ++u) {
-        if (const auto it = done.find(u); it != done.end())
-            run.counts[u] = it->second, ++run.resumed;
-        else
-            todo.push_back(u);
-    }
-    Progress progress(w.positions.size(), run.resumed, o.progress && Progress::stderr_is_terminal());
+    Progress progress(book.total(), book.resumed(), o.progress && Progress::stderr_is_terminal());
     UnitCounter counter(engine, table);
     BatchSizer sizer(o.batch_units, engine.backend(), o.threads);
-    u128 nodes = 0;
+    const std::vector<uint32_t> todo = book.todo();
     for (size_t next = 0; next < todo.size();) {
         const size_t n = std::min(sizer.size(), todo.size() - next);
+        const std::vector<uint32_t> units(todo.begin() + next, todo.begin() + next + n);
         std::vector<Position> batch;
-        for (size_t i = 0; i < n; ++i) batch.push_back(w.positions[todo[next + i]]);
+        for (uint32_t u : units) batch.push_back(w.positions[u]);
         const auto start = Clock::now();
         const std::vector<u128> counts = counter.count(batch, remaining);
         sizer.observe(n, seconds_since(start));
-        std::vector<JournalUnit> lines;
-        for (size_t i = 0; i < n; ++i) {
-            const uint32_t u = todo[next + i];
-            run.counts[u] = counts[i];
-            nodes = add_product(nodes, counts[i], w.multiplicity[u]);
-            lines.push_back({u, fingerprints[u], remaining, counts[i]});
-        }
-        if (journal) journal->append(lines);
+        book.record(units, counts);
         next += n;
-        progress.update(run.resumed + next, nodes);
+        progress.update(book.done(), book.nodes());
     }
-    return run;
 }
 
 }  // namespace
@@ -141,15 +101,8 @@ size_t auto_host_hash_mb(int depth) {
     return std::max<size_t>(1, std::min({available_memory_mb() / 8, by_depth, size_t(1024)}));
 }
 
-DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
-    const auto start = Clock::now();
-    DeepResult d;
+EnginePlan plan_engine(int depth, const DeepOptions& o) {
     const Backend backend = resolve_backend(o.backend);
-    d.split = o.split >= 0 ? o.split : auto_split(depth, backend);
-    if (d.split == 0 && !o.journal.empty()) d.split = std::min(depth, 2);  // a journal needs units
-    if (d.split > depth)
-        throw std::invalid_argument("--split " + std::to_string(d.split) + " is deeper than --depth " + std::to_string(depth));
-    d.zobrist_seed = o.zobrist_seed;
     // Refused up front: an over-committed table would fail much later, as an
     // out-of-memory kill mid-run rather than a message.
     const size_t free_mb = available_memory_mb();
@@ -159,28 +112,55 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     if (o.host_hash_mb > (long long)free_mb)
         throw std::invalid_argument("--host-hash " + std::to_string(o.host_hash_mb) +
                                     " MiB is more than the free memory (" + std::to_string(free_mb) + " MiB)");
+    EnginePlan p;
     const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth);
-    PerftEngine engine({backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed});
+    p.engine = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed};
+    // On the CPU backend the transposition table already catches what the
+    // host table would (measured: the host table only adds its cost), so it
+    // is on by default only above the GPU.
+    p.host_hash_mb = o.host_hash_mb >= 0        ? size_t(o.host_hash_mb)
+                     : backend == Backend::Cpu ? 0
+                                               : auto_host_hash_mb(depth);
+    return p;
+}
+
+int plan_split(int depth, Backend resolved, const DeepOptions& o) {
+    int split = o.split >= 0 ? o.split : auto_split(depth, resolved);
+    if (split == 0 && !o.journal.empty()) split = std::min(depth, 2);  // a journal needs units
+    if (split > depth)
+        throw std::invalid_argument("--split " + std::to_string(split) + " is deeper than --depth " + std::to_string(depth));
+    return split;
+}
+
+void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, size_t host_hits) {
+    const UnitTotals t = merge_unit_counts(w, book.counts());
+    d.split = w.split;
+    d.units = w.positions.size();
+    d.units_resumed = book.resumed();
+    d.host_hits = host_hits;
+    d.perft.nodes = t.total;
+    d.perft.divide.clear();
+    for (size_t i = 0; i < w.root_moves.size(); ++i) d.perft.divide.emplace_back(w.root_moves[i], t.per_root_move[i]);
+}
+
+DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
+    const auto start = Clock::now();
+    DeepResult d;
+    const EnginePlan plan = plan_engine(depth, o);
+    d.split = plan_split(depth, plan.engine.backend, o);
+    d.zobrist_seed = o.zobrist_seed;
+    PerftEngine engine(plan.engine);
     d.hash_mb = engine.cpu_table_mb();
-    d.device_hash_mb = backend == Backend::Gpu ? o.hash_mb : 0;
+    d.device_hash_mb = engine.backend() == Backend::Gpu ? o.hash_mb : 0;
     if (d.split == 0) {
         d.perft = plain_run(root, depth, engine);
     } else {
-        // On the CPU backend the transposition table already catches what the
-        // host table would (measured: the host table only adds its cost), so
-        // it is on by default only above the GPU.
-        d.host_hash_mb = o.host_hash_mb >= 0        ? size_t(o.host_hash_mb)
-                         : backend == Backend::Cpu ? 0
-                                                   : auto_host_hash_mb(depth);
+        d.host_hash_mb = plan.host_hash_mb;
         HostTable table(d.host_hash_mb << 20);
         const WorkUnits w = build_work_units(root, d.split);
-        const UnitRun run = count_units(root, depth, w, o, engine, table);
-        const UnitTotals t = merge_unit_counts(w, run.counts);
-        d.units = w.positions.size();
-        d.units_resumed = run.resumed;
-        d.host_hits = table.hits();
-        d.perft.nodes = t.total;
-        for (size_t i = 0; i < w.root_moves.size(); ++i) d.perft.divide.emplace_back(w.root_moves[i], t.per_root_move[i]);
+        UnitBook book(root, depth, w, o.zobrist_seed, o.journal);
+        count_units(depth, w, o, book, engine, table);
+        fill_unit_result(d, w, book, table.hits());
     }
     d.perft.backend = engine.backend_name();
     d.perft.seconds = seconds_since(start);

@@ -9,9 +9,13 @@
 
 #include "backend.hpp"
 #include "chess/zobrist.hpp"
+#include "deep/engine.hpp"
 #include "perft_result.hpp"
 
 namespace gperft {
+
+class UnitBook;
+struct WorkUnits;
 
 struct DeepOptions {
     Backend backend = Backend::Auto;
@@ -47,6 +51,26 @@ int auto_split(int depth, Backend resolved);
 size_t auto_hash_mb(int depth);
 size_t auto_host_hash_mb(int depth);
 size_t available_memory_mb();
+
+// What a process needs to count units: its engine (backend resolved,
+// table sizes chosen) and its lossless host table size. Each rank of a
+// distributed run plans its own, for its own GPU and memory.
+struct EnginePlan {
+    EngineOptions engine;
+    size_t host_hash_mb = 0;
+};
+// Throws BackendUnavailable, or std::invalid_argument for a table larger
+// than the free memory.
+EnginePlan plan_engine(int depth, const DeepOptions& o);
+
+// The split depth: --split, else the automatic one (at least 1 when there
+// is a journal, which records units). Throws std::invalid_argument when it
+// is deeper than `depth`.
+int plan_split(int depth, Backend resolved, const DeepOptions& o);
+
+// Fills the unit fields and the perft total and divide of `d` from every
+// unit's count (128-bit, checked).
+void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, size_t host_hits);
 
 // Throws BackendUnavailable, JournalError, std::invalid_argument (bad
 // split), CountOverflow; never returns a partial count.
