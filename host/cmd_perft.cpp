@@ -11,6 +11,7 @@
 #include "deep/deep_perft.hpp"
 #include "deep/journal.hpp"
 #include "deep/work_units.hpp"
+#include "dist/dist_perft.hpp"
 #include "json.hpp"
 
 namespace gperft::cli {
@@ -33,7 +34,21 @@ std::string seed_hex(uint64_t seed) {
     return buf;
 }
 
-void print_result(const PerftOptions& o, const chess::Position& root, const PerftResult& r, const DeepResult* deep) {
+std::string units_per_rank_json(const std::vector<size_t>& units) {
+    std::string a = "[";
+    for (size_t i = 0; i < units.size(); ++i) a += (i ? ", " : "") + std::to_string(units[i]);
+    return a + "]";
+}
+
+std::string units_per_rank_text(const std::vector<size_t>& units) {
+    std::string t;
+    for (size_t i = 0; i < units.size(); ++i) t += (i ? "/" : "") + std::to_string(units[i]);
+    return t;
+}
+
+// `dist` adds the ranks of a distributed run.
+void print_result(const PerftOptions& o, const chess::Position& root, const PerftResult& r, const DeepResult* deep,
+                  const dist::DistResult* dist = nullptr) {
     const double nps = r.seconds > 0 ? double(r.nodes) / r.seconds : 0;
     if (o.json) {
         json::Object obj;
@@ -45,6 +60,7 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
             obj.raw("device_hash_mb", std::to_string(deep->device_hash_mb)).cnt("host_hash_mb", deep->host_hash_mb);
             obj.str("zobrist_seed", seed_hex(deep->zobrist_seed));
         }
+        if (dist) obj.raw("ranks", std::to_string(dist->ranks)).raw("units_per_rank", units_per_rank_json(dist->units_per_rank));
         if (o.divide) {
             json::Object d;
             for (const auto& [m, n] : r.divide) d.cnt(chess::move_to_uci(m), n);
@@ -62,9 +78,34 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
     if (deep && !o.quiet)
         std::fprintf(stderr, "split %d: %zu work units (%zu from the journal), table %zu MiB, host table %zu MiB\n",
                      deep->split, deep->units, deep->units_resumed, deep->hash_mb, deep->host_hash_mb);
+    if (dist && !o.quiet)
+        std::fprintf(stderr, "%d ranks, units counted per rank: %s\n", dist->ranks,
+                     units_per_rank_text(dist->units_per_rank).c_str());
+}
+
+// Under an MPI launcher with several ranks: rank 0 coordinates and prints,
+// the others count.
+int run_distributed(PerftOptions o) {
+    const dist::Session& s = dist::world();
+    if (s.rank() != 0) return dist::serve_perft(s, o.depth, o.deep);
+    o.deep.progress = !o.quiet;
+    try {
+        chess::Position root;
+        const dist::DistResult r =
+            dist::coordinate_perft(s, [&] { return root = position_from(o.fen, o.moves); }, o.depth, o.deep);
+        print_result(o, root, r.deep.perft, &r.deep, &r);
+    } catch (const dist::DistributedFailure& e) {
+        error(e.what());
+        return e.status;
+    } catch (const JournalError& e) {
+        error(e.what());
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
 }
 
 int run_perft_command(PerftOptions o) {
+    if (dist::world().distributed()) return run_distributed(o);
     const chess::Position root = position_from(o.fen, o.moves);
     const Backend backend = resolve_backend(o.deep.backend);
     if (!o.deep_option_given && o.depth < deep_threshold(backend)) {

@@ -1,41 +1,73 @@
 // gperft: GPU-accelerated perft and position analyzer. One file per
 // subcommand registers itself here; with no subcommand the main job runs.
+// Started by an MPI launcher, every rank runs this same main: the options
+// are parsed on each, and only rank 0 prints what they all would.
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "dist/session.hpp"
 #include "suite.hpp"
 
 using namespace gperft::cli;
 
-int main(int argc, char** argv) {
+namespace {
+
+// Messages from ranks other than 0 name the rank.
+void rank_error(const gperft::dist::Session& s, const std::string& what) {
+    error(s.rank() == 0 ? what : s.describe(s.rank()) + ": " + what);
+}
+
+int run(int argc, char** argv, const gperft::dist::Session& session) {
     CLI::App app{"gperft: GPU-accelerated perft and position analyzer"};
     app.set_version_flag("--version", "gperft 0.1.0");
     const std::vector<Command> commands = {setup_perft(app), setup_suite(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        if (session.rank() != 0) return e.get_exit_code() == 0 ? EXIT_OK : EXIT_BAD_INPUT;  // rank 0 says it
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
         app.exit(e);
         return EXIT_BAD_INPUT;
     }
     try {
-        for (const Command& c : commands)
-            if (c.app->parsed()) return c.run();
+        for (const Command& c : commands) {
+            if (!c.app->parsed()) continue;
+            if (session.distributed() && c.app->get_name() != "perft") break;
+            return c.run();
+        }
+        if (session.distributed()) {
+            if (session.rank() == 0) error("only `gperft perft` runs on several ranks; start anything else without mpirun or srun");
+            return EXIT_BAD_INPUT;
+        }
         return run_default_job();
     } catch (const gperft::BackendUnavailable& e) {
-        error(e.what());
+        rank_error(session, e.what());
     } catch (const chess::FenError& e) {
-        error(e.what());
+        rank_error(session, e.what());
     } catch (const gperft::SuiteError& e) {
-        error(e.what());
+        rank_error(session, e.what());
     } catch (const std::invalid_argument& e) {
-        error(e.what());
+        rank_error(session, e.what());
     } catch (const std::exception& e) {
-        error(std::string("internal error: ") + e.what());
+        rank_error(session, std::string("internal error: ") + e.what());
         return 3;
     }
     return EXIT_BAD_INPUT;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::unique_ptr<gperft::dist::Session> session;
+    try {
+        session = std::make_unique<gperft::dist::Session>(argc, argv);
+    } catch (const gperft::dist::LaunchError& e) {
+        if (gperft::dist::launch_from_env().rank == 0) error(e.what());
+        return EXIT_BAD_INPUT;
+    }
+    return run(argc, argv, *session);
 }

@@ -67,29 +67,36 @@ struct Frontier {
 };
 
 // Sorts by key and sums the paths of equal keys, on the given Thrust system.
-template <class Policy>
-void merge_on(const Policy& policy, Frontier& f) {
-    thrust::sort_by_key(policy, f.keys.begin(), f.keys.end(), f.paths.begin(), KeyLess{});
-    Frontier out;
-    out.keys.resize(f.keys.size());
-    out.paths.resize(f.paths.size());
-    const auto ends = thrust::reduce_by_key(policy, f.keys.begin(), f.keys.end(), f.paths.begin(), out.keys.begin(),
-                                            out.paths.begin(), KeyEqual{});
-    out.keys.resize(size_t(ends.first - out.keys.begin()));
-    out.paths.resize(out.keys.size());
-    f = std::move(out);
+template <class Policy, class Key, class Less, class Equal>
+void merge_on(const Policy& policy, std::vector<Key>& keys, std::vector<uint64_t>& paths, Less less, Equal equal) {
+    thrust::sort_by_key(policy, keys.begin(), keys.end(), paths.begin(), less);
+    std::vector<Key> out_keys(keys.size());
+    std::vector<uint64_t> out_paths(paths.size());
+    const auto ends =
+        thrust::reduce_by_key(policy, keys.begin(), keys.end(), paths.begin(), out_keys.begin(), out_paths.begin(), equal);
+    out_keys.resize(size_t(ends.first - out_keys.begin()));
+    out_paths.resize(out_keys.size());
+    keys = std::move(out_keys);
+    paths = std::move(out_paths);
 }
 
 // OpenMP pays off only on large frontiers: its barriers cost milliseconds
 // on a busy machine, more than sorting a small frontier serially.
 constexpr size_t PARALLEL_MERGE_MIN = size_t(1) << 20;
 
-void merge(Frontier& f) {
+template <class Key, class Less, class Equal>
+void merge_keys(std::vector<Key>& keys, std::vector<uint64_t>& paths, Less less, Equal equal) {
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
-    if (f.keys.size() >= PARALLEL_MERGE_MIN) return merge_on(thrust::omp::par, f);
+    if (keys.size() >= PARALLEL_MERGE_MIN) return merge_on(thrust::omp::par, keys, paths, less, equal);
 #endif
-    merge_on(thrust::cpp::par, f);
+    merge_on(thrust::cpp::par, keys, paths, less, equal);
 }
+
+void merge(Frontier& f) { merge_keys(f.keys, f.paths, KeyLess{}, KeyEqual{}); }
+
+struct PositionEqual {
+    bool operator()(const Position& a, const Position& b) const { return a == b; }
+};
 
 Frontier expand(const Frontier& f, const Attacks& at) {
     Frontier next;
@@ -151,6 +158,11 @@ UnitTotals merge_unit_counts(const WorkUnits& units, const std::vector<u128>& un
         t.per_root_move[s.root_move] = add_product(t.per_root_move[s.root_move], unit_counts[s.unit], s.paths);
     for (size_t u = 0; u < unit_counts.size(); ++u) t.total = add_product(t.total, unit_counts[u], units.multiplicity[u]);
     return t;
+}
+
+void merge_positions(std::vector<Position>& positions, std::vector<uint64_t>& paths) {
+    if (positions.size() != paths.size()) throw std::logic_error("one path count per position expected");
+    merge_keys(positions, paths, PositionLess{}, PositionEqual{});
 }
 
 uint64_t unit_fingerprint(const Position& canon) { return host_zobrist().key(canon).hi; }

@@ -37,6 +37,11 @@ struct WorkUnits {
 // positions after every ply with a sort and reduce_by_key.
 WorkUnits build_work_units(const chess::Position& root, int split);
 
+// Sorts `positions` (an order on every field) and merges equal ones,
+// summing their `paths`: both vectors shrink to the distinct positions.
+// Sums are 64-bit (paths to one position at ply n are at most perft(n)).
+void merge_positions(std::vector<chess::Position>& positions, std::vector<uint64_t>& paths);
+
 // The total and per-root-move counts from every unit's count at the
 // remaining depth; 128-bit and checked (throws CountOverflow).
 struct UnitTotals {

@@ -1,0 +1,46 @@
+// Distributed deep perft. Rank 0 builds the work units, reads the journal,
+// and hands the units out largest first in small batches; every rank counts
+// with its own backend (its GPU, else its CPU) below its own tables and
+// sends the counts back; rank 0 records them (journal first), merges them in
+// 128 bits and alone prints the result. Rank 0 also counts, on a thread of
+// its own, so a job of K ranks uses K GPUs.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "deep/deep_perft.hpp"
+#include "dist/session.hpp"
+
+namespace gperft::dist {
+
+struct DistResult {
+    DeepResult deep;
+    int ranks = 1;
+    std::vector<size_t> units_per_rank;  // units each rank counted in this run
+};
+
+// A distributed run that stopped without a total: the message names the
+// rank that failed and what to do next; `status` is the exit status.
+struct DistributedFailure : std::runtime_error {
+    DistributedFailure(const std::string& what, int status) : std::runtime_error(what), status(status) {}
+    int status;
+};
+
+// Rank 0. `make_root` gives the root position (its exceptions come out of
+// here after the other ranks have been dismissed). Throws what
+// run_deep_perft throws, and DistributedFailure.
+DistResult coordinate_perft(const Session& s, const std::function<chess::Position()>& make_root, int depth,
+                            DeepOptions o);
+
+// Every other rank: counts what rank 0 sends until it says stop. Returns
+// this process's exit status (0, or the status of its own failure, which
+// rank 0 reports).
+int serve_perft(const Session& s, int depth, DeepOptions o);
+
+// The threads a rank uses when --threads is not given: its node's cores
+// shared among the ranks on the node.
+int rank_threads(const Session& s, int requested);
+
+}  // namespace gperft::dist
