@@ -1,0 +1,157 @@
+// The hash-partitioned frontier exchange, run under mpirun on several
+// ranks: ply by ply from the start position, each rank expands the
+// positions it owns and exchanges the children; the distinct positions over
+// all ranks must be OEIS A083276 (tests/data), the paths perft(ply) (the
+// published counts), and the set of positions the one a single process
+// builds. A frontier held whole by every rank must merge across ranks.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "chess/movegen.hpp"
+#include "deep/host_table.hpp"
+#include "deep/work_units.hpp"
+#include "dist/frontier_exchange.hpp"
+#include "dist/mpi_comm.hpp"
+#include "suite.hpp"
+
+using namespace chess;
+using namespace gperft;
+using namespace gperft::dist;
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(GPERFT_TEST_DATA) + "/perft/" + name; }
+
+std::map<int, std::string> distinct_per_ply() {
+    std::ifstream f(data("unique_positions.txt"));
+    std::map<int, std::string> rows;
+    for (std::string line; std::getline(f, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream in(line);
+        int ply;
+        std::string count;
+        in >> ply >> count;
+        rows[ply] = count;
+    }
+    return rows;
+}
+
+std::string published_perft(int depth) {
+    for (const auto& e : read_suite_file(data("cpw_positions.epd")))
+        if (e.fen == START_FEN)
+            for (const auto& [d, n] : e.expected)
+                if (d == depth) return to_string(n);
+    return "missing";
+}
+
+FrontierPart expand(const FrontierPart& f) {
+    const Attacks at = host_attacks();
+    FrontierPart next;
+    for (size_t i = 0; i < f.positions.size(); ++i) {
+        MoveList list;
+        generate_moves(f.positions[i], at, list);
+        for (Move m : list) {
+            next.positions.push_back(canonical(apply_move(f.positions[i], m), at));
+            next.paths.push_back(f.paths[i]);
+        }
+    }
+    return next;
+}
+
+// An order-free fingerprint of a set of (position, paths): sums of hashes.
+std::pair<uint64_t, uint64_t> fingerprint(const std::vector<Position>& positions, const std::vector<uint64_t>& paths) {
+    uint64_t a = 0, b = 0;
+    for (size_t i = 0; i < positions.size(); ++i) {
+        const uint64_t h = position_hash(positions[i], 1);
+        a += h;
+        b += h * paths[i];
+    }
+    return {a, b};
+}
+
+uint64_t sum_over_ranks(const Session& s, uint64_t v) {
+    uint64_t total = 0;
+    check_mpi(MPI_Allreduce(&v, &total, 1, MPI_UINT64_T, MPI_SUM, communicator(s)), "MPI_Allreduce");
+    return total;
+}
+
+void expect_owned_sorted_distinct(const Session& s, const FrontierPart& part) {
+    for (size_t i = 0; i < part.positions.size(); ++i) {
+        EXPECT_EQ(frontier_owner(part.positions[i], s.size()), s.rank());
+        if (i) {
+            EXPECT_FALSE(part.positions[i] == part.positions[i - 1]) << "a duplicate survived the merge";
+        }
+    }
+}
+
+}  // namespace
+
+TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
+    const Session& s = world();
+    ASSERT_GT(s.size(), 1) << "run this test under mpirun with several ranks";
+    const std::map<int, std::string> distinct = distinct_per_ply();
+    FrontierPart part;
+    if (s.rank() == 0) part = {{parse_fen(START_FEN)}, {1}};  // the others start empty
+    for (int ply = 1; ply <= 5; ++ply) {
+        part = expand(part);
+        exchange_frontier(s, part);
+        expect_owned_sorted_distinct(s, part);
+        const FrontierTotals t = frontier_totals(s, part);
+        EXPECT_EQ(to_string(t.distinct), distinct.at(ply)) << "ply " << ply;
+        EXPECT_EQ(to_string(t.paths), published_perft(ply)) << "ply " << ply;
+
+        const auto [mine_a, mine_b] = fingerprint(part.positions, part.paths);
+        const uint64_t all_a = sum_over_ranks(s, mine_a), all_b = sum_over_ranks(s, mine_b);
+        if (s.rank() != 0) continue;  // one single-process reference is enough
+        const WorkUnits single = build_work_units(parse_fen(START_FEN), ply);
+        const auto [one_a, one_b] = fingerprint(single.positions, single.multiplicity);
+        EXPECT_EQ(all_a, one_a) << "ply " << ply << ": not the single-process positions";
+        EXPECT_EQ(all_b, one_b) << "ply " << ply << ": not the single-process multiplicities";
+    }
+}
+
+TEST(MpiFrontier, TheSameFrontierOnEveryRankMergesAcrossRanks) {
+    const Session& s = world();
+    const WorkUnits w = build_work_units(parse_fen(START_FEN), 3);
+    FrontierPart part{w.positions, w.multiplicity};
+    exchange_frontier(s, part);
+    expect_owned_sorted_distinct(s, part);
+    const FrontierTotals t = frontier_totals(s, part);
+    u128 paths = 0;
+    for (uint64_t m : w.multiplicity) paths += m;
+    EXPECT_TRUE(t.distinct == w.positions.size()) << to_string(t.distinct);
+    EXPECT_TRUE(t.paths == paths * unsigned(s.size())) << to_string(t.paths);
+}
+
+// Every rank runs the tests; rank 0 prints them, other ranks print only
+// their failures, and all ranks exit with the worst status.
+class FailurePrinter : public ::testing::EmptyTestEventListener {
+   public:
+    explicit FailurePrinter(int rank) : rank_(rank) {}
+    void OnTestPartResult(const ::testing::TestPartResult& r) override {
+        if (r.failed())
+            std::fprintf(stderr, "rank %d: %s:%d: %s\n", rank_, r.file_name() ? r.file_name() : "?", r.line_number(),
+                         r.message());
+    }
+
+   private:
+    int rank_;
+};
+
+int main(int argc, char** argv) {
+    Session session(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    if (session.rank() != 0) {
+        auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+        delete listeners.Release(listeners.default_result_printer());
+        listeners.Append(new FailurePrinter(session.rank()));
+    }
+    int status = RUN_ALL_TESTS();
+    if (session.distributed())
+        MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, communicator(session));
+    return status;
+}
