@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <set>
+#include <thread>
 
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
@@ -16,6 +17,7 @@
 #include "deep/deep_perft.hpp"
 #include "deep/host_table.hpp"
 #include "deep/journal.hpp"
+#include "deep/progress.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dispatcher.hpp"
@@ -215,6 +217,26 @@ TEST(DistFaults, ACrashingRankNamesItself) {
             std::abort();
         },
         ::testing::KilledBySignal(SIGABRT), "gperft: rank 3 \\(node2\\) pid [0-9]+ died on signal 6 \\(Aborted\\)");
+}
+
+TEST(DistProgress, LogLinesComeWholeAndSpaced) {
+    const auto start = std::chrono::steady_clock::now();
+    testing::internal::CaptureStderr();
+    {
+        Progress p(10, 2, true, 0.2);
+        for (size_t done = 3; done <= 10; ++done) {
+            p.update(done, 1000 * done);
+            if (done == 5) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+    }
+    const std::string err = testing::internal::GetCapturedStderr();
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    int lines = 0;
+    for (size_t at = 0; (at = err.find("gperft: [", at)) != std::string::npos; ++at) ++lines;
+    EXPECT_GE(lines, 1) << err;
+    EXPECT_LE(lines, int(elapsed / 0.2)) << err;  // at most one per interval
+    EXPECT_EQ(err.find('\r'), std::string::npos) << "no redrawn bar in a log";
+    EXPECT_TRUE(err.find("/10 units") != std::string::npos) << err;
 }
 
 TEST(DistLocalWorker, CountsWhatTheEngineCounts) {

@@ -91,36 +91,40 @@ size_t available_memory_mb() {
     return pages > 0 && page > 0 ? size_t(pages) * size_t(page) >> 20 : 1024;
 }
 
-size_t auto_hash_mb(int depth) {
+size_t auto_hash_mb(int depth, int sharers) {
     const size_t by_depth = size_t(64) << (2 * std::clamp(depth - 7, 0, 6));
-    return std::max<size_t>(1, std::min({available_memory_mb() / 4, by_depth, size_t(4096)}));
+    return std::max<size_t>(1, std::min({available_memory_mb() / (4 * size_t(std::max(sharers, 1))), by_depth, size_t(4096)}));
 }
 
-size_t auto_host_hash_mb(int depth) {
+size_t auto_host_hash_mb(int depth, int sharers) {
     const size_t by_depth = size_t(16) << (2 * std::clamp(depth - 7, 0, 6));
-    return std::max<size_t>(1, std::min({available_memory_mb() / 8, by_depth, size_t(1024)}));
+    return std::max<size_t>(1, std::min({available_memory_mb() / (8 * size_t(std::max(sharers, 1))), by_depth, size_t(1024)}));
+}
+
+// Refused up front: an over-committed table would fail much later, as an
+// out-of-memory kill mid-run rather than a message.
+void check_fits(const char* option, long long mb, int sharers) {
+    const size_t free_mb = available_memory_mb();
+    if (mb <= 0 || size_t(mb) * size_t(sharers) <= free_mb) return;
+    const std::string each = sharers > 1 ? " on each of " + std::to_string(sharers) + " ranks of this machine" : "";
+    throw std::invalid_argument(std::string(option) + " " + std::to_string(mb) + " MiB" + each +
+                                " is more than the free memory (" + std::to_string(free_mb) + " MiB)");
 }
 
 EnginePlan plan_engine(int depth, const DeepOptions& o) {
     const Backend backend = resolve_backend(o.backend);
-    // Refused up front: an over-committed table would fail much later, as an
-    // out-of-memory kill mid-run rather than a message.
-    const size_t free_mb = available_memory_mb();
-    if (backend == Backend::Cpu && o.hash_mb > (long long)free_mb)
-        throw std::invalid_argument("--hash " + std::to_string(o.hash_mb) + " MiB is more than the free memory (" +
-                                    std::to_string(free_mb) + " MiB)");
-    if (o.host_hash_mb > (long long)free_mb)
-        throw std::invalid_argument("--host-hash " + std::to_string(o.host_hash_mb) +
-                                    " MiB is more than the free memory (" + std::to_string(free_mb) + " MiB)");
+    const int sharers = std::max(o.memory_sharers, 1);
+    if (backend == Backend::Cpu) check_fits("--hash", o.hash_mb, sharers);
+    check_fits("--host-hash", o.host_hash_mb, sharers);
     EnginePlan p;
-    const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth);
+    const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth, sharers);
     p.engine = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed};
     // On the CPU backend the transposition table already catches what the
     // host table would (measured: the host table only adds its cost), so it
     // is on by default only above the GPU.
     p.host_hash_mb = o.host_hash_mb >= 0        ? size_t(o.host_hash_mb)
                      : backend == Backend::Cpu ? 0
-                                               : auto_host_hash_mb(depth);
+                                               : auto_host_hash_mb(depth, sharers);
     return p;
 }
 

@@ -27,6 +27,7 @@ struct DeepOptions {
     std::string journal;         // empty: no journal
     bool progress = false;       // draw the progress bar (on a terminal)
     int batch_units = 0;         // units per backend call; 0: adaptive
+    int memory_sharers = 1;      // processes sharing this machine's free memory (ranks on a node)
 };
 
 struct DeepResult {
@@ -46,10 +47,11 @@ struct DeepResult {
 int deep_threshold(Backend resolved);
 int auto_split(int depth, Backend resolved);
 
-// Automatic table sizes in MiB: a bounded fraction of the free memory,
-// grown with the depth (deeper runs meet more distinct positions).
-size_t auto_hash_mb(int depth);
-size_t auto_host_hash_mb(int depth);
+// Automatic table sizes in MiB: a bounded fraction of the free memory
+// (split among `sharers` processes), grown with the depth (deeper runs
+// meet more distinct positions).
+size_t auto_hash_mb(int depth, int sharers = 1);
+size_t auto_host_hash_mb(int depth, int sharers = 1);
 size_t available_memory_mb();
 
 // What a process needs to count units: its engine (backend resolved,

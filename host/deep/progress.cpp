@@ -40,22 +40,33 @@ std::string progress_line(size_t done, size_t total, double nodes_per_second, do
     return buf;
 }
 
-Progress::Progress(size_t total, size_t resumed, bool enabled) : total_(total), resumed_(resumed), enabled_(enabled) {}
+Progress::Progress(size_t total, size_t resumed, bool enabled, double line_seconds)
+    : total_(total), resumed_(resumed), enabled_(enabled), line_seconds_(line_seconds) {}
 
 bool Progress::stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 
 void Progress::update(size_t done, chess::u128 nodes) {
     if (!enabled_) return;
     const auto now = Clock::now();
-    if (drawn_ && now - last_draw_ < MIN_REDRAW) return;
+    if (line_seconds_ > 0) {
+        const auto since = now - (last_draw_ == Clock::time_point{} ? start_ : last_draw_);
+        if (since < std::chrono::duration<double>(line_seconds_)) return;
+    } else if (drawn_ && now - last_draw_ < MIN_REDRAW) {
+        return;
+    }
     last_draw_ = now;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const size_t fresh = done > resumed_ ? done - resumed_ : 0;
     const double nps = elapsed > 0 ? double(nodes) / elapsed : 0;
     const double eta = fresh ? elapsed / double(fresh) * double(total_ - done) : NAN;
-    std::fprintf(stderr, "\r%s\033[K", progress_line(done, total_, nps, eta).c_str());
+    const std::string line = progress_line(done, total_, nps, eta);
+    if (line_seconds_ > 0) {
+        std::fprintf(stderr, "gperft: %s\n", line.c_str());
+    } else {
+        std::fprintf(stderr, "\r%s\033[K", line.c_str());
+        drawn_ = true;
+    }
     std::fflush(stderr);
-    drawn_ = true;
 }
 
 void Progress::finish() {

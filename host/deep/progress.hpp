@@ -1,6 +1,8 @@
 // The progress bar of a deep run, on stderr and only on a terminal: units
 // done of total, nodes/s and ETA, redrawn at most a few times per second.
-// Nothing goes to stdout, which stays machine-readable.
+// For logs (a distributed run's rank 0, whose stderr the launcher forwards)
+// the same line can instead be written whole every so often. Nothing goes
+// to stdout, which stays machine-readable.
 #pragma once
 
 #include <chrono>
@@ -21,7 +23,9 @@ std::string format_duration(double seconds);
 class Progress {
    public:
     // `resumed` units were finished before this run started (journal).
-    Progress(size_t total, size_t resumed, bool enabled);
+    // With `line_seconds` > 0, whole lines "gperft: <bar line>" at most that
+    // often instead of a redrawn bar.
+    Progress(size_t total, size_t resumed, bool enabled, double line_seconds = 0);
     ~Progress() { finish(); }
 
     // `done` units finished in all, `nodes` counted by this run so far.
@@ -35,6 +39,7 @@ class Progress {
     using Clock = std::chrono::steady_clock;
     size_t total_, resumed_;
     bool enabled_, drawn_ = false;
+    double line_seconds_;
     Clock::time_point start_ = Clock::now(), last_draw_{};
 };
 

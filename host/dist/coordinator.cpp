@@ -25,6 +25,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr double PROGRESS_LINE_SECONDS = 60;
+
 // Everything rank 0 settles before the first batch goes out.
 struct Job {
     Position root;
@@ -203,7 +205,7 @@ DistResult without_units(const Session& s, const Job& job, int depth, const Deep
 DistResult coordinate_perft(const Session& s, const std::function<Position()>& make_root, int depth, DeepOptions o) {
     const auto start = Clock::now();
     install_crash_reporter(s.describe(0));
-    o.threads = rank_threads(s, o.threads);
+    o = rank_options(s, o);
     std::unique_ptr<Job> job;
     try {
         job = std::make_unique<Job>(make_root, depth, o);
@@ -219,7 +221,10 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     HostTable table(job->plan.host_hash_mb << 20);
     UnitCounter counter(*job->engine, table);
     Dispatcher dispatcher(largest_first(job->units, job->book->todo(), remaining), s.size(), o.batch_units);
-    Progress progress(job->book->total(), job->book->resumed(), o.progress && Progress::stderr_is_terminal());
+    // Launchers forward stderr through a pipe: a line a minute for the log
+    // then, the bar only where rank 0 has the terminal itself.
+    const bool terminal = Progress::stderr_is_terminal();
+    Progress progress(job->book->total(), job->book->resumed(), o.progress, terminal ? 0 : PROGRESS_LINE_SECONDS);
     std::string backend;
     try {
         const StopReporter reporter(s.describe(0), resume_hint(o.journal));

@@ -39,8 +39,10 @@ DistResult coordinate_perft(const Session& s, const std::function<chess::Positio
 // rank 0 reports).
 int serve_perft(const Session& s, int depth, DeepOptions o);
 
-// The threads a rank uses when --threads is not given: its node's cores
-// shared among the ranks on the node.
-int rank_threads(const Session& s, int requested);
+// The options as one rank applies them: without --threads, the cores it
+// may run on (its CPU affinity, as the launcher bound it), at most its share
+// of the node's cores; automatic table sizes from its share of the node's
+// free memory.
+DeepOptions rank_options(const Session& s, DeepOptions o);
 
 }  // namespace gperft::dist

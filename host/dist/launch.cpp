@@ -1,5 +1,7 @@
 // The parts of a session that do not need MPI: reading the launcher's
 // environment, choosing a GPU per local rank, and the session registry.
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -79,9 +81,13 @@ const Session& world() {
     return single;
 }
 
-int rank_threads(const Session& s, int requested) {
-    if (requested > 0) return requested;
-    return std::max(1, default_threads() / std::max(1, s.local_size()));
+DeepOptions rank_options(const Session& s, DeepOptions o) {
+    o.memory_sharers = std::max(1, s.local_size());
+    if (o.threads > 0) return o;
+    cpu_set_t set;
+    const int bound = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : default_threads();
+    o.threads = std::max(1, std::min(bound, default_threads() / o.memory_sharers));
+    return o;
 }
 
 std::string Session::describe(int rank) const {

@@ -66,7 +66,7 @@ int serve(const Session& s, int depth, const DeepOptions& o) {
 
 int serve_perft(const Session& s, int depth, DeepOptions o) {
     install_crash_reporter(s.describe(s.rank()));
-    o.threads = rank_threads(s, o.threads);
+    o = rank_options(s, o);
     try {
         return serve(s, depth, o);
     } catch (const MpiError& e) {
