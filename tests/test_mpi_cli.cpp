@@ -12,7 +12,7 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "run_process.hpp"
-#include "suite.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -38,16 +38,6 @@ int count_lines(const std::string& text) {
     int n = 0;
     for (char c : text) n += c == '\n';
     return n;
-}
-
-std::vector<gperft::SuiteEntry> cpw() { return gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd"); }
-
-std::string published(const std::string& fen, int depth) {
-    for (const auto& e : cpw())
-        if (e.fen == fen)
-            for (const auto& [d, n] : e.expected)
-                if (d == depth) return chess::to_string(n);
-    return "missing from cpw_positions.epd";
 }
 
 constexpr int RANKS = GPERFT_MPI_TEST_RANKS;
@@ -104,7 +94,7 @@ TEST_F(MpiCli, SuitePositionsPrintWhatTheSingleProcessRunPrints) {
         const std::string args = "perft --fen '" + c.fen + "' --depth " + std::to_string(c.depth) + " --divide" + CPU1;
         const ProcessResult single = run_gperft(args);
         ASSERT_EQ(single.status, 0) << single.err;
-        ASSERT_TRUE(contains(single.out, "Nodes searched: " + published(c.fen, c.depth) + "\n")) << single.out;
+        ASSERT_TRUE(contains(single.out, "Nodes searched: " + published_perft(c.fen, c.depth) + "\n")) << single.out;
         const ProcessResult many = mpirun(args + c.split);
         EXPECT_EQ(many.status, 0) << many.err;
         EXPECT_EQ(many.out, single.out) << c.fen << " depth " << c.depth;
@@ -115,7 +105,7 @@ TEST_F(MpiCli, JsonAddsTheRanksAndTheUnitsEachCounted) {
     const ProcessResult r = mpirun("perft --depth 5 --split 3 --batch-units 8 --json" + CPU1);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(count_lines(r.out), 1) << "one JSON object, printed once: " << r.out;
-    EXPECT_EQ(json_field(r.out, "nodes"), published(chess::START_FEN, 5));
+    EXPECT_EQ(json_field(r.out, "nodes"), published_perft(chess::START_FEN, 5));
     EXPECT_EQ(json_field(r.out, "ranks"), std::to_string(RANKS));
     const std::vector<long long> per_rank = json_array(json_field(r.out, "units_per_rank"));
     ASSERT_EQ(per_rank.size(), size_t(RANKS)) << r.out;
@@ -143,7 +133,7 @@ TEST_F(MpiCli, KilledWorkerStopsTheJobAndTheRestartResumes) {
     ASSERT_GE(journaled, 16);
     const ProcessResult resumed = mpirun(args);
     ASSERT_EQ(resumed.status, 0) << resumed.err;
-    EXPECT_EQ(json_field(resumed.out, "nodes"), published(chess::START_FEN, 6));
+    EXPECT_EQ(json_field(resumed.out, "nodes"), published_perft(chess::START_FEN, 6));
     EXPECT_EQ(json_field(resumed.out, "units_resumed"), std::to_string(journaled));
     long long sum = 0;
     for (long long n : json_array(json_field(resumed.out, "units_per_rank"))) sum += n;

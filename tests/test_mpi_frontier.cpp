@@ -6,9 +6,6 @@
 // builds. A frontier held whole by every rank must merge across ranks.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/movegen.hpp"
@@ -16,37 +13,13 @@
 #include "deep/work_units.hpp"
 #include "dist/frontier_exchange.hpp"
 #include "dist/mpi_comm.hpp"
-#include "suite.hpp"
+#include "test_data.hpp"
 
 using namespace chess;
 using namespace gperft;
 using namespace gperft::dist;
 
 namespace {
-
-std::string data(const std::string& name) { return std::string(GPERFT_TEST_DATA) + "/perft/" + name; }
-
-std::map<int, std::string> distinct_per_ply() {
-    std::ifstream f(data("unique_positions.txt"));
-    std::map<int, std::string> rows;
-    for (std::string line; std::getline(f, line);) {
-        if (line.empty() || line[0] == '#') continue;
-        std::istringstream in(line);
-        int ply;
-        std::string count;
-        in >> ply >> count;
-        rows[ply] = count;
-    }
-    return rows;
-}
-
-std::string published_perft(int depth) {
-    for (const auto& e : read_suite_file(data("cpw_positions.epd")))
-        if (e.fen == START_FEN)
-            for (const auto& [d, n] : e.expected)
-                if (d == depth) return to_string(n);
-    return "missing";
-}
 
 FrontierPart expand(const FrontierPart& f) {
     const Attacks at = host_attacks();
@@ -93,7 +66,7 @@ void expect_owned_sorted_distinct(const Session& s, const FrontierPart& part) {
 TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
     const Session& s = world();
     ASSERT_GT(s.size(), 1) << "run this test under mpirun with several ranks";
-    const std::map<int, std::string> distinct = distinct_per_ply();
+    const std::map<int, std::string> distinct = distinct_positions_per_ply();
     FrontierPart part;
     if (s.rank() == 0) part = {{parse_fen(START_FEN)}, {1}};  // the others start empty
     for (int ply = 1; ply <= 5; ++ply) {
@@ -102,7 +75,7 @@ TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
         expect_owned_sorted_distinct(s, part);
         const FrontierTotals t = frontier_totals(s, part);
         EXPECT_EQ(to_string(t.distinct), distinct.at(ply)) << "ply " << ply;
-        EXPECT_EQ(to_string(t.paths), published_perft(ply)) << "ply " << ply;
+        EXPECT_EQ(to_string(t.paths), published_perft(START_FEN, ply)) << "ply " << ply;
 
         const auto [mine_a, mine_b] = fingerprint(part.positions, part.paths);
         const uint64_t all_a = sum_over_ranks(s, mine_a), all_b = sum_over_ranks(s, mine_b);

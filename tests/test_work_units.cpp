@@ -4,9 +4,6 @@
 // published counts for every split depth, with and without tables.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cpu_perft.hpp"
@@ -14,35 +11,22 @@
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
 #include "suite.hpp"
+#include "test_data.hpp"
 
 using namespace chess;
 
 namespace {
 
-std::vector<std::pair<int, u128>> unique_positions() {
-    std::ifstream f(std::string(GPERFT_TEST_DATA) + "/perft/unique_positions.txt");
-    std::vector<std::pair<int, u128>> rows;
-    for (std::string line; std::getline(f, line);) {
-        if (line.empty() || line[0] == '#') continue;
-        std::istringstream in(line);
-        int ply;
-        std::string count;
-        in >> ply >> count;
-        rows.emplace_back(ply, *parse_u128(count));
-    }
-    return rows;
-}
-
-std::vector<gperft::SuiteEntry> cpw() { return gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd"); }
+std::vector<gperft::SuiteEntry> cpw() { return cpw_positions(); }
 
 }  // namespace
 
 TEST(WorkUnits, DistinctPositionsMatchOeisA083276) {
     int checked = 0;
-    for (const auto& [ply, count] : unique_positions()) {
+    for (const auto& [ply, count] : distinct_positions_per_ply()) {
         if (ply < 1 || ply > 4) continue;  // deeper plies: slow label
         const gperft::WorkUnits w = gperft::build_work_units(parse_fen(START_FEN), ply);
-        EXPECT_EQ(to_string(w.positions.size()), to_string(count)) << "ply " << ply;
+        EXPECT_EQ(std::to_string(w.positions.size()), count) << "ply " << ply;
         ++checked;
     }
     EXPECT_EQ(checked, 4);
