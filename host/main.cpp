@@ -5,6 +5,8 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "chess/io/fen.hpp"
@@ -15,6 +17,10 @@
 using namespace gperft::cli;
 
 namespace {
+
+// The subcommands that run on several ranks (the others refuse under a
+// launcher rather than run K copies of themselves).
+const std::set<std::string> DISTRIBUTED_COMMANDS = {"perft"};
 
 // Messages from ranks other than 0 name the rank.
 void rank_error(const gperft::dist::Session& s, const std::string& what) {
@@ -36,7 +42,7 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
     try {
         for (const Command& c : commands) {
             if (!c.app->parsed()) continue;
-            if (session.distributed() && c.app->get_name() != "perft") break;
+            if (session.distributed() && !DISTRIBUTED_COMMANDS.count(c.app->get_name())) break;
             return c.run();
         }
         if (session.distributed()) {
