@@ -1,0 +1,221 @@
+// The host-driven breadth-first perft search, written once over an executor
+// that launches the per-item work of level_work.hpp: DeviceExec (CUDA kernels,
+// device_exec.cuh) or HostExec (plain loops that model the warps and blocks,
+// host_exec.hpp). The executor provides the arena, element reads, uploads,
+// for_each, accumulate (warp-segmented sums into counters), generate (block-
+// staged move writing) and an exclusive scan.
+//
+// A level at remaining depth r >= 2 is expanded chunk by chunk:
+//   scan its move counts -> each parent's first item; generate the moves and
+//   each item's parent index; then either the fused leaf (r <= 3: play the
+//   item, count one or two more plies, add into the parent's counter) or make
+//   the children with their move counts (the next level), run it, and roll its
+//   counters up into the parents'. Chunks are sized from the exact item counts
+//   and the free arena, so memory never decides the result: a level that does
+//   not fit is split, and when nothing fits the run throws.
+#pragma once
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu_perft.hpp"
+#include "level_work.hpp"
+#include "stack_arena.hpp"
+
+namespace gperft::gpu {
+
+// Items one chunk may hold: parent indices are 32-bit and launch sizes fit an int.
+constexpr uint64_t MAX_CHUNK_ITEMS = (uint64_t(1) << 31) - 1;
+
+// Bytes of one leaf item (parent index + move) and of one made item (parent
+// index, move, the child with its move count and counter, and its slot in the
+// child level's prefix sums).
+constexpr double LEAF_ITEM_BYTES = sizeof(uint32_t) + sizeof(uint16_t);
+constexpr double MADE_ITEM_BYTES =
+    sizeof(uint32_t) + sizeof(uint16_t) + sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t);
+
+// Estimated bytes for one item made from a level at remaining depth r and
+// everything below it, when every level below is expanded whole with
+// `branching` moves per position. It only sizes chunks; a level below that
+// does not fit its share splits again.
+inline double subtree_bytes(int r, double branching) {
+    if (r <= 3) return LEAF_ITEM_BYTES;
+    return MADE_ITEM_BYTES + branching * subtree_bytes(r - 1, branching);
+}
+
+template <class Exec>
+class LevelPipeline {
+   public:
+    LevelPipeline(Exec& exec, Stats& stats) : exec_(exec), arena_(exec.arena()), stats_(stats), at_(exec.tables()) {}
+
+    // perft(depth) of n roots whose side to move is Us, 1 <= depth <=
+    // MAX_DEVICE_DEPTH, into out[0, n).
+    template <Color Us>
+    void run(const Position* roots, uint64_t n, int depth, uint64_t* out) {
+        ArenaScope scope(arena_);
+        Level level;
+        level.size = n;
+        level.pos = arena_.alloc<Position>(n, "root positions");
+        level.counts = arena_.alloc<uint32_t>(n, "root move counts");
+        level.nodes = arena_.alloc<uint64_t>(n, "root node counters");
+        exec_.upload(level.pos, roots, n);
+        exec_.for_each(n, CountRoots<Us>{level.pos, level.counts, level.nodes, at_});
+        process<Us>(level, depth);
+        exec_.check_error("move generation disagreed with move counting");
+        exec_.download(out, level.nodes, n);
+        ++stats_.batches;
+    }
+
+   private:
+    template <Color Us>
+    void process(const Level& level, int r) {
+        if (level.size == 0) return;
+        if (r == 1) return exec_.for_each(level.size, CountsAreNodes{level.counts, level.nodes});
+        ArenaScope scope(arena_);
+        uint64_t* offsets = arena_.alloc<uint64_t>(level.size, "prefix sums");
+        const uint64_t total = exec_.exclusive_scan(level.counts, offsets, level.size);
+        const double branching = std::max(1.0, double(total) / double(level.size));
+        for (uint64_t s = 0; s < level.size;) {
+            const uint64_t e = chunk_end(level, offsets, total, s, subtree_bytes(r, branching));
+            expand<Us>(level, offsets, total, s, e, r);
+            s = e;
+        }
+    }
+
+    // Item index of parent e's first move (total for e == size).
+    uint64_t item_at(const Level& level, const uint64_t* offsets, uint64_t total, uint64_t e) {
+        return e < level.size ? exec_.read(offsets + e) : total;
+    }
+
+    // The largest e such that parents [s, e) make a chunk whose items, with
+    // their estimated subtrees, fit the free arena; at least s + 1.
+    uint64_t chunk_end(const Level& level, const uint64_t* offsets, uint64_t total, uint64_t s, double per_item) {
+        constexpr double SLACK = 8 * StackArena::ALIGN;  // padding of a chunk's arrays
+        const double room = std::max(0.0, double(arena_.free()) - SLACK);
+        const uint64_t budget = uint64_t(std::min(double(MAX_CHUNK_ITEMS), room / per_item));
+        const uint64_t start = exec_.read(offsets + s);
+        if (total - start <= budget) return level.size;
+        uint64_t lo = s + 1, hi = level.size;  // item_at(lo) - start fits or lo == s + 1; item_at(hi + 1) does not
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (item_at(level, offsets, total, mid) - start <= budget)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return lo;
+    }
+
+    template <Color Us>
+    void expand(const Level& level, const uint64_t* offsets, uint64_t total, uint64_t s, uint64_t e, int r) {
+        const uint64_t items = item_at(level, offsets, total, e) - exec_.read(offsets + s);
+        if (items == 0) return;
+        ArenaScope scope(arena_);
+        uint32_t* parent = arena_.alloc<uint32_t>(items, "parent indices");
+        Level child;
+        if (r >= 4) {
+            child.size = items;
+            child.pos = arena_.alloc<Position>(items, "positions");
+            child.counts = arena_.alloc<uint32_t>(items, "move counts");
+            child.nodes = arena_.alloc<uint64_t>(items, "node counters");
+        }
+        const std::size_t moves_mark = arena_.mark();  // the moves are popped once the children exist
+        uint16_t* moves = arena_.alloc<uint16_t>(items, "moves");
+        exec_.generate(GenerateMoves<Us>{level.pos, level.counts, offsets, s, e - s, items, moves, parent,
+                                         exec_.error_flag(), at_});
+        if (r <= 3) return leaf<Us>(level, parent, moves, items, r);
+        exec_.for_each(items, MakeChildren<Us>{level.pos, parent, moves, child, at_});
+        ++stats_.make_launches;
+        arena_.release(moves_mark);
+        process<~Us>(child, r - 1);
+        exec_.accumulate(items, RollUp{parent, child.nodes}, level.nodes);
+    }
+
+    template <Color Us>
+    void leaf(const Level& level, const uint32_t* parent, const uint16_t* moves, uint64_t items, int r) {
+        if (r == 2)
+            exec_.accumulate(items, LeafCount<Us, 1>{level.pos, parent, moves, at_}, level.nodes);
+        else
+            exec_.accumulate(items, LeafCount<Us, 2>{level.pos, parent, moves, at_}, level.nodes);
+        ++stats_.leaf_launches;
+        stats_.leaf_items += items;
+        stats_.max_leaf_items = std::max(stats_.max_leaf_items, items);
+    }
+
+    Exec& exec_;
+    StackArena& arena_;
+    Stats& stats_;
+    Attacks at_;
+};
+
+namespace detail {
+
+// One ply of the batch on the host: every position replaced by its children,
+// each keeping its root's index.
+inline void expand_on_host(std::vector<Position>& pos, std::vector<uint32_t>& owner) {
+    const Attacks at = chess::host_attacks();
+    std::vector<Position> next_pos;
+    std::vector<uint32_t> next_owner;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        chess::MoveList list;
+        chess::generate_moves(pos[i], at, list);
+        for (Move m : list) {
+            next_pos.push_back(chess::apply_move(pos[i], m));
+            next_owner.push_back(owner[i]);
+        }
+    }
+    pos.swap(next_pos);
+    owner.swap(next_owner);
+}
+
+}  // namespace detail
+
+// perft(depth) of every root on one executor. Plies above
+// options.max_device_depth are expanded on the host; the batch runs once per
+// side to move (a level has one side to move) in slices whose root arrays
+// take at most an eighth of the arena.
+template <class Exec>
+std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position>& roots, int depth,
+                                          const Options& options, Stats& stats) {
+    if (options.max_device_depth < 1 || options.max_device_depth > MAX_DEVICE_DEPTH)
+        throw std::invalid_argument("max_device_depth must be 1.." + std::to_string(MAX_DEVICE_DEPTH) + ", not " +
+                                    std::to_string(options.max_device_depth));
+    if (depth < 0) throw std::invalid_argument("perft depth must be >= 0, not " + std::to_string(depth));
+    stats = Stats{};
+    std::vector<chess::u128> out(roots.size(), depth == 0 ? 1 : 0);
+    if (depth == 0 || roots.empty()) return out;
+
+    std::vector<Position> pos = roots;
+    std::vector<uint32_t> owner(roots.size());
+    std::iota(owner.begin(), owner.end(), 0u);
+    for (; depth > options.max_device_depth; --depth, ++stats.host_plies) detail::expand_on_host(pos, owner);
+
+    StackArena& arena = exec.arena();
+    arena.reset_peak();
+    constexpr double ROOT_BYTES = sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t);
+    const uint64_t slice = std::max<uint64_t>(1, std::min<double>(MAX_CHUNK_ITEMS, arena.free() / 8 / ROOT_BYTES));
+    LevelPipeline<Exec> pipeline(exec, stats);
+    for (const Color us : {chess::WHITE, chess::BLACK}) {
+        std::vector<Position> group;
+        std::vector<uint32_t> group_owner;
+        for (std::size_t i = 0; i < pos.size(); ++i)
+            if (pos[i].stm == us) group.push_back(pos[i]), group_owner.push_back(owner[i]);
+        std::vector<uint64_t> nodes(group.size());
+        for (uint64_t s = 0; s < group.size(); s += slice) {
+            const uint64_t n = std::min<uint64_t>(slice, group.size() - s);
+            if (us == chess::WHITE)
+                pipeline.template run<chess::WHITE>(group.data() + s, n, depth, nodes.data() + s);
+            else
+                pipeline.template run<chess::BLACK>(group.data() + s, n, depth, nodes.data() + s);
+        }
+        for (std::size_t i = 0; i < group.size(); ++i) out[group_owner[i]] += nodes[i];
+    }
+    stats.arena_bytes = arena.capacity();
+    stats.peak_arena_bytes = arena.peak();
+    return out;
+}
+
+}  // namespace gperft::gpu
