@@ -34,6 +34,10 @@ struct Options {
     // Plies above this are expanded on the host before the breadth-first run
     // (1..MAX_DEVICE_DEPTH); tests lower it to exercise that path.
     int max_device_depth = MAX_DEVICE_DEPTH;
+    // Scales the estimate of the memory an item's subtree needs, from which
+    // chunks are sized. Below 1 the chunks are optimistic and the levels
+    // below split them again (tests use it to exercise that path).
+    double chunk_estimate_scale = 1.0;
 };
 
 // What a run did, for tests and benchmarks.
@@ -44,6 +48,7 @@ struct Stats {
     std::uint64_t leaf_launches = 0; // fused leaf launches (chunks of the last level)
     std::uint64_t max_leaf_items = 0;
     std::uint64_t leaf_items = 0;    // (position, move) items counted by leaf launches
+    std::uint64_t chunk_retries = 0; // chunks split again because the levels below outgrew the estimate
     std::size_t arena_bytes = 0;
     std::size_t peak_arena_bytes = 0;
 };

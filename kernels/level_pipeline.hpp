@@ -31,11 +31,11 @@ namespace gperft::gpu {
 constexpr uint64_t MAX_CHUNK_ITEMS = (uint64_t(1) << 31) - 1;
 
 // Bytes of one leaf item (parent index + move) and of one made item (parent
-// index, move, the child with its move count and counter, and its slot in the
-// child level's prefix sums).
 constexpr double LEAF_ITEM_BYTES = sizeof(uint32_t) + sizeof(uint16_t);
+// index, move, the child with its move count and counter, its slot in the
+// child level's prefix sums, and a byte for the scan's scratch space).
 constexpr double MADE_ITEM_BYTES =
-    sizeof(uint32_t) + sizeof(uint16_t) + sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t);
+    sizeof(uint32_t) + sizeof(uint16_t) + sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t) + 1;
 
 // Estimated bytes for one item made from a level at remaining depth r and
 // everything below it, when every level below is expanded whole with
@@ -49,7 +49,8 @@ inline double subtree_bytes(int r, double branching) {
 template <class Exec>
 class LevelPipeline {
    public:
-    LevelPipeline(Exec& exec, Stats& stats) : exec_(exec), arena_(exec.arena()), stats_(stats), at_(exec.tables()) {}
+    LevelPipeline(Exec& exec, Stats& stats, double estimate_scale)
+        : exec_(exec), arena_(exec.arena()), stats_(stats), at_(exec.tables()), estimate_scale_(estimate_scale) {}
 
     // perft(depth) of n roots whose side to move is Us, 1 <= depth <=
     // MAX_DEVICE_DEPTH, into out[0, n).
@@ -78,10 +79,27 @@ class LevelPipeline {
         uint64_t* offsets = arena_.alloc<uint64_t>(level.size, "prefix sums");
         const uint64_t total = exec_.exclusive_scan(level.counts, offsets, level.size);
         const double branching = std::max(1.0, double(total) / double(level.size));
-        for (uint64_t s = 0; s < level.size;) {
-            const uint64_t e = chunk_end(level, offsets, total, s, subtree_bytes(r, branching));
-            expand<Us>(level, offsets, total, s, e, r);
-            s = e;
+        const double per_item = estimate_scale_ * subtree_bytes(r, branching);
+        for (uint64_t s = 0; s < level.size;) s = expand_fitting<Us>(level, offsets, total, s, per_item, r);
+    }
+
+    // Expands the largest chunk from parent s that the estimate lets fit;
+    // when the levels below need more than estimated, retries with half the
+    // chunk. A failed chunk has added nothing to this level's counters (they
+    // change only after the chunk's subtree is done), so the retry is exact.
+    // Returns the end of the chunk expanded.
+    template <Color Us>
+    uint64_t expand_fitting(const Level& level, const uint64_t* offsets, uint64_t total, uint64_t s,
+                            double per_item, int r) {
+        for (;; per_item *= 2) {
+            const uint64_t e = chunk_end(level, offsets, total, s, per_item);
+            try {
+                expand<Us>(level, offsets, total, s, e, r);
+                return e;
+            } catch (const ArenaExhausted&) {
+                if (e == s + 1) throw;  // one parent's subtree does not fit: nothing smaller to try
+                ++stats_.chunk_retries;
+            }
         }
     }
 
@@ -93,7 +111,7 @@ class LevelPipeline {
     // The largest e such that parents [s, e) make a chunk whose items, with
     // their estimated subtrees, fit the free arena; at least s + 1.
     uint64_t chunk_end(const Level& level, const uint64_t* offsets, uint64_t total, uint64_t s, double per_item) {
-        constexpr double SLACK = 8 * StackArena::ALIGN;  // padding of a chunk's arrays
+        constexpr double SLACK = 16 * StackArena::ALIGN;  // padding of the chunk's and the next level's arrays
         const double room = std::max(0.0, double(arena_.free()) - SLACK);
         const uint64_t budget = uint64_t(std::min(double(MAX_CHUNK_ITEMS), room / per_item));
         const uint64_t start = exec_.read(offsets + s);
@@ -149,6 +167,7 @@ class LevelPipeline {
     StackArena& arena_;
     Stats& stats_;
     Attacks at_;
+    double estimate_scale_;
 };
 
 namespace detail {
@@ -184,6 +203,8 @@ std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position
         throw std::invalid_argument("max_device_depth must be 1.." + std::to_string(MAX_DEVICE_DEPTH) + ", not " +
                                     std::to_string(options.max_device_depth));
     if (depth < 0) throw std::invalid_argument("perft depth must be >= 0, not " + std::to_string(depth));
+    if (!(options.chunk_estimate_scale > 0))
+        throw std::invalid_argument("chunk_estimate_scale must be positive");
     stats = Stats{};
     std::vector<chess::u128> out(roots.size(), depth == 0 ? 1 : 0);
     if (depth == 0 || roots.empty()) return out;
@@ -197,7 +218,7 @@ std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position
     arena.reset_peak();
     constexpr double ROOT_BYTES = sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t);
     const uint64_t slice = std::max<uint64_t>(1, std::min<double>(MAX_CHUNK_ITEMS, arena.free() / 8 / ROOT_BYTES));
-    LevelPipeline<Exec> pipeline(exec, stats);
+    LevelPipeline<Exec> pipeline(exec, stats, options.chunk_estimate_scale);
     for (const Color us : {chess::WHITE, chess::BLACK}) {
         std::vector<Position> group;
         std::vector<uint32_t> group_owner;

@@ -68,6 +68,21 @@ TEST(GpuPipeline, TinyArenaSplitsLevelsIntoChunks) {
     EXPECT_LT(roomy.leaf_launches, stats.leaf_launches);
 }
 
+// Chunks sized from a far too small estimate fail deeper down and are split
+// again; the retried chunks must count exactly once.
+TEST(GpuPipeline, ChunksThatOutgrowTheEstimateAreSplitAgain) {
+    const auto roots = positions({KIWIPETE, chess::START_FEN, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"});
+    const auto want = text(gperft::cpu_perft_batch(roots, 5, 0));
+    for (const std::size_t kib : {24, 64, 256}) {
+        Stats stats;
+        const auto got =
+            host::perft_batch(roots, 5, Options{.arena_bytes = kib << 10, .chunk_estimate_scale = 0.02}, &stats);
+        EXPECT_EQ(text(got), want) << kib << " KiB";
+        EXPECT_GT(stats.chunk_retries, 0u) << kib << " KiB";
+    }
+    EXPECT_THROW(host::perft_batch(roots, 2, Options{.chunk_estimate_scale = 0}), std::invalid_argument);
+}
+
 TEST(GpuPipeline, ArenaTooSmallForOneParentThrows) {
     const auto roots = positions({KIWIPETE});
     try {
