@@ -7,6 +7,8 @@
 #   2. runs the tests labelled gpu,
 #   3. runs the GPU benchmark: start position perft 7, 8, 9 and Kiwipete
 #      perft 6, 7 (plus the CPU engine at start perft 7 as the peer),
+#   4. with time to spare, builds two other launch shapes of the leaf kernel
+#      and times start position perft 8 with each,
 # and writes one JSON file (GPU name, commit, step statuses, test summary,
 # benchmark results) plus logs under $OUT, or results/ when OUT is unset.
 # Every step has a time limit and the whole run a budget (default 450 s), so
@@ -105,10 +107,10 @@ fi
 
 # --- benchmark -----------------------------------------------------------------
 bench=""
-# bench NAME LIMIT BACKEND FEN DEPTH REPEAT
+# bench NAME LIMIT BACKEND FEN DEPTH REPEAT [BUILD_DIR]
 bench() {
-  local name=$1 limit=$2 backend=$3 fen=$4 depth=$5 repeat=$6 rc
-  step "bench_$name" "$limit" "./$BUILD/gpu_bench" --name "$name" --backend "$backend" --fen "$fen" --depth "$depth" \
+  local name=$1 limit=$2 backend=$3 fen=$4 depth=$5 repeat=$6 dir=${7:-$BUILD} rc
+  step "bench_$name" "$limit" "./$dir/gpu_bench" --name "$name" --backend "$backend" --fen "$fen" --depth "$depth" \
     --repeat "$repeat" --expected-from bench/data/perft_targets.epd
   rc=$?
   local line
@@ -131,6 +133,23 @@ if $built; then
   bench start_perft9 100 gpu "$START" 9 1
 else
   failed=1
+fi
+
+# --- leaf kernel launch shapes (only with time to spare) ----------------------
+# The default leaf shape (384 threads, 3 blocks per SM: 56 registers, some
+# spills on sm_90) against two others, at start position perft 8.
+variant() {
+  local name=$1 flags=$2
+  [ "$(left)" -gt 150 ] || return 0
+  step "variant_${name}_configure" 60 cmake -S . -B "$BUILD-$name" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DGPERFT_TESTS=OFF -DCMAKE_CUDA_FLAGS="$flags" "${deps[@]}" &&
+    step "variant_${name}_build" 150 cmake --build "$BUILD-$name" -j "$(nproc)" --target gpu_bench &&
+    bench "start_perft8_leaf_$name" 40 gpu "$START" 8 3 "$BUILD-$name"
+}
+if $built; then
+  bench start_perft8_leaf_384x3 40 gpu "$START" 8 3
+  variant 256x4 "-DGPERFT_LEAF_BLOCK=256 -DGPERFT_LEAF_MIN_BLOCKS=4"
+  variant 384x2 "-DGPERFT_LEAF_BLOCK=384 -DGPERFT_LEAF_MIN_BLOCKS=2"
 fi
 
 # --- report --------------------------------------------------------------------

@@ -19,7 +19,8 @@ echo "$log" | awk '
     smem = 0; if (match($0, /[0-9]+ bytes smem/)) smem = substr($0, RSTART, RLENGTH - 11)
     print name "\t" regs "\t" stack "\t" st "\t" ld "\t" smem }' |
   while IFS=$'\t' read -r name regs stack st ld smem; do
-    pretty=$(echo "$name" | c++filt | sed -E 's/gperft::gpu:://g; s/chess::Color\)0/WHITE/g; s/chess::Color\)1/BLACK/g; s/\(//g; s/unsigned long/u64/g; s/, u64\)//; s/\)$//')
-    case "$pretty" in cub*) pretty="cub scan ($(echo "$pretty" | grep -oE 'DeviceScan[A-Za-z]*|EmptyKernel' | head -1))" ;; esac
+    pretty=$(echo "$name" | c++filt | sed -E 's/\(chess::Color\)0/WHITE/g; s/\(chess::Color\)1/BLACK/g;
+               s/gperft::gpu:://g; s/^void //; s/\(.*$//; s/ >/>/g')
+    case "$pretty" in cub*) pretty="cub $(echo "$pretty" | grep -oE 'DeviceScan[A-Za-z]*|EmptyKernel' | head -1)" ;; esac
     echo "| \`$pretty\` | $regs | $stack | $st | $ld | $smem |"
   done

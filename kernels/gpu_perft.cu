@@ -79,15 +79,19 @@ class Engine {
 
 }  // namespace
 
+// Asked once: the answer does not change while the process runs.
 Status status() {
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || (e == cudaSuccess && n == 0))
-        return {false, "no CUDA device: " + std::string(e == cudaSuccess ? "none found" : cudaGetErrorString(e))};
-    if (e != cudaSuccess) return {false, std::string("CUDA unusable: ") + cudaGetErrorString(e)};
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return {false, "CUDA device 0 cannot be queried"};
-    return {true, prop.name};
+    static const Status cached = [] {
+        int n = 0;
+        const cudaError_t e = cudaGetDeviceCount(&n);
+        if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || (e == cudaSuccess && n == 0))
+            return Status{false, "no CUDA device: " + std::string(e == cudaSuccess ? "none found" : cudaGetErrorString(e))};
+        if (e != cudaSuccess) return Status{false, std::string("CUDA unusable: ") + cudaGetErrorString(e)};
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return Status{false, "CUDA device 0 cannot be queried"};
+        return Status{true, prop.name};
+    }();
+    return cached;
 }
 
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth) {
