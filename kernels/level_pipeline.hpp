@@ -10,9 +10,20 @@
 //   each item's parent index; then either the fused leaf (r <= 3: play the
 //   item, count one or two more plies, add into the parent's counter) or make
 //   the children with their move counts (the next level), run it, and roll its
-//   counters up into the parents'. Chunks are sized from the exact item counts
-//   and the free arena, so memory never decides the result: a level that does
-//   not fit is split, and when nothing fits the run throws.
+//   counters up into the parents'. Chunks are sized from the exact item
+//   counts, the level's branching factor and the free arena, so memory never
+//   decides the result: a level that does not fit is split (and split again
+//   when the levels below turn out bigger than estimated), and when not even
+//   one parent's subtree fits the run throws.
+//
+// Where deeper features plug in: every made level has per-position node
+// counters that hold perft(remaining) of each position once its subtree is
+// rolled up. A transposition table per remaining depth probes right after a
+// level is made (a hit sets the position's move count to 0, so the scan gives
+// it no items, and its counter to the stored count, which the roll-up
+// carries) and stores after the level's roll-up. Duplicate removal within a
+// level does the same for repeated positions (move count 0) and lets the
+// roll-up read each duplicate's counter through an index to its kept copy.
 #pragma once
 
 #include <algorithm>
