@@ -67,10 +67,22 @@ TEST(GpuBackend, SmallArenaSplitsAndAgrees) {
     SKIP_WITHOUT_DEVICE();
     const std::vector<chess::Position> roots = {chess::parse_fen(chess::START_FEN), chess::parse_fen(KIWIPETE)};
     Stats stats;
-    const auto got = gperft::gpu::perft_batch(roots, 5, Options{.arena_bytes = 4 << 20}, &stats);
+    const auto got = gperft::gpu::perft_batch(roots, 5, Options{.arena_bytes = 128 << 10}, &stats);
     EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
     EXPECT_GT(stats.leaf_launches, 4u);
-    EXPECT_LE(stats.peak_arena_bytes, std::size_t(4 << 20));
+    EXPECT_LE(stats.peak_arena_bytes, std::size_t(128 << 10));
+}
+
+// Chunks sized from a far too small estimate fail deeper down and are split
+// again on the device; the retried chunks must count exactly once.
+TEST(GpuBackend, ChunksThatOutgrowTheEstimateAreSplitAgain) {
+    SKIP_WITHOUT_DEVICE();
+    const std::vector<chess::Position> roots = {chess::parse_fen(chess::START_FEN), chess::parse_fen(KIWIPETE)};
+    Stats stats;
+    const auto got = gperft::gpu::perft_batch(
+        roots, 5, Options{.arena_bytes = 256 << 10, .chunk_estimate_scale = 0.02}, &stats);
+    EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    EXPECT_GT(stats.chunk_retries, 0u);
 }
 
 TEST(GpuBackend, HostPliesAgree) {
