@@ -7,8 +7,9 @@
 #   2. runs the tests labelled gpu,
 #   3. runs the GPU benchmark: start position perft 7, 8, 9 and Kiwipete
 #      perft 6, 7 (plus the CPU engine at start perft 7 as the peer),
-#   4. with time to spare, builds two other launch shapes of the leaf kernel
-#      and times start position perft 8 with each,
+#   4. with time to spare, builds other variants of the leaf kernel (launch
+#      shapes, the interleaved generate-and-count sink) and times start
+#      position perft 8 with each,
 # and writes one JSON file (GPU name, commit, step statuses, test summary,
 # benchmark results) plus logs under $OUT, or results/ when OUT is unset.
 # Every step has a time limit and the whole run a budget (default 450 s), so
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 BUDGET=${DEVICE_CHECK_BUDGET:-450}
 ARCH=${DEVICE_CHECK_ARCH:-90}
-BUILD=${DEVICE_CHECK_BUILD:-build-device}
+BUILD=${DEVICE_CHECK_BUILD:-build}  # bench/device_deep.sh uses build/gperft
 start=$(date +%s)
 out=${OUT:-results}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -135,9 +136,10 @@ else
   failed=1
 fi
 
-# --- leaf kernel launch shapes (only with time to spare) ----------------------
-# The default leaf shape (384 threads, 3 blocks per SM: 56 registers, some
-# spills on sm_90) against two others, at start position perft 8.
+# --- leaf kernel variants (only with time to spare) ---------------------------
+# The default leaf (move array; 384 threads, 3 blocks per SM: 56 registers,
+# some spills on sm_90) against other launch shapes and against the
+# interleaved generate-and-count sink, at start position perft 8.
 variant() {
   local name=$1 flags=$2
   [ "$(left)" -gt 150 ] || return 0
@@ -149,6 +151,7 @@ variant() {
 if $built; then
   bench start_perft8_leaf_384x3 40 gpu "$START" 8 3
   variant 256x4 "-DGPERFT_LEAF_BLOCK=256 -DGPERFT_LEAF_MIN_BLOCKS=4"
+  variant replies_sink "-DGPERFT_LEAF_REPLIES_SINK=1"
   variant 384x2 "-DGPERFT_LEAF_BLOCK=384 -DGPERFT_LEAF_MIN_BLOCKS=2"
 fi
 

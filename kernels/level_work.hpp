@@ -4,7 +4,7 @@
 // pipeline (host_exec.hpp) run the same code; only the launch differs.
 #pragma once
 
-#include "chess/movegen.hpp"
+#include "chess/perft.hpp"
 
 namespace gperft::gpu {
 
@@ -54,12 +54,23 @@ struct MoveWriter {
     CHESS_FI void single(Move m) { put(m.bits); }
 };
 
-// perft(2) with bulk counting: the fused last two plies. The moves are
-// generated into a plain array first and then played one by one; generating
-// and counting interleaved (a callback sink) keeps the generator's state live
-// across every count and is slower on GPUs (see results/OPTIMIZATIONS.md).
+// perft(2) with bulk counting: the fused last two plies. By default the moves
+// are generated into a plain array first and then played one by one;
+// GPERFT_LEAF_REPLIES_SINK=1 plays and counts each move as it is generated
+// (chess::CountRepliesSink, faster on the CPU). On GPUs the interleaved form
+// keeps the generator's state live across every count and was measured
+// slower elsewhere (results/OPTIMIZATIONS.md); it stays switchable to measure.
+#ifndef GPERFT_LEAF_REPLIES_SINK
+#define GPERFT_LEAF_REPLIES_SINK 0
+#endif
+
 template <Color Us>
 CHESS_HD uint64_t perft2(const Position& p, const Attacks& at) {
+#if GPERFT_LEAF_REPLIES_SINK
+    chess::CountRepliesSink<Us> sink{p, at};
+    chess::generate_moves<Us>(p, at, sink);
+    return sink.nodes;
+#else
     uint16_t list[chess::MAX_MOVES];  // uninitialised on purpose: only `size` entries are read
     MoveWriter w{list, chess::MAX_MOVES};
     chess::generate_moves<Us>(p, at, w);
@@ -67,6 +78,7 @@ CHESS_HD uint64_t perft2(const Position& p, const Attacks& at) {
     uint64_t nodes = 0;
     for (uint32_t i = 0; i < n; ++i) nodes += chess::count_moves<~Us>(chess::apply_move<Us>(p, Move(list[i])), at);
     return nodes;
+#endif
 }
 
 // ---------------------------------------------------------------------------
