@@ -71,6 +71,12 @@ inline std::vector<StatsTable> read_cpw_tables() {
     return tables;
 }
 
+inline StatsTable cpw_table(const std::string& name) {
+    for (const StatsTable& t : read_cpw_tables())
+        if (t.name == name) return t;
+    throw std::runtime_error("cpw_stats.txt has no table '" + name + "'");
+}
+
 // Computes the table's rows whose node count is at most max_nodes and compares
 // every published cell; returns how many rows were compared.
 inline int check_stats_table(const StatsTable& t, double max_nodes) {

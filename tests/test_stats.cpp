@@ -67,3 +67,32 @@ TEST(Stats, RowsSumToPerft) {
                 << "threads " << threads << " depth " << d;
     }
 }
+
+TEST(Stats, CliPrintsTablesAndJson) {
+    const auto text = run_gperft("perft --stats --depth 3 --backend cpu");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("    3   8902        34"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("checks (not mate)"), std::string::npos) << text.out;
+    EXPECT_TRUE(text.out.ends_with("Nodes searched: 8902\n")) << text.out;
+
+    const auto r = run_gperft("perft --stats --depth 4 --json --backend cpu");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const testjson::Value doc = testjson::parse(r.out);
+    EXPECT_EQ(doc["nodes"].text, "197281");
+    ASSERT_EQ(doc["stats"].items.size(), 4u);
+    const testjson::Value& last = doc["stats"].items[3];
+    EXPECT_EQ(last["depth"].text, "4");
+    for (const gperft::StatColumn& c : gperft::stat_columns()) EXPECT_TRUE(last.has(c.key)) << c.key;
+    EXPECT_EQ(last["checks"].text, "469");
+    EXPECT_EQ(last["total_checks"].text, "461");
+    EXPECT_EQ(last["checkmates"].text, "8");
+}
+
+TEST(Stats, CliRefusals) {
+    const auto divide = run_gperft("perft --stats --divide --depth 2");
+    EXPECT_EQ(divide.status, 2);
+    EXPECT_NE(divide.err.find("--divide"), std::string::npos) << divide.err;
+    const auto gpu = run_gperft("perft --stats --depth 2 --backend gpu");
+    EXPECT_EQ(gpu.status, 2);
+    EXPECT_NE(gpu.err.find("--stats"), std::string::npos) << gpu.err;
+}

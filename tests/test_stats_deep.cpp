@@ -15,12 +15,6 @@ TEST(StatsDeep, Position6Depth5) {
     EXPECT_EQ(check_stats_table(read_gct_table("perft/grandchesstree_p2_results.json"), 2e8), 5);
 }
 
-TEST(StatsDeep, ChessprogrammingPosition3Depth7) {
-    for (const StatsTable& t : read_cpw_tables())
-        if (t.name == "Position 3") EXPECT_EQ(check_stats_table(t, 2e8), 7);
-}
+TEST(StatsDeep, ChessprogrammingPosition3Depth7) { EXPECT_EQ(check_stats_table(cpw_table("Position 3"), 2e8), 7); }
 
-TEST(StatsDeep, ChessprogrammingPosition4Depth6) {
-    for (const StatsTable& t : read_cpw_tables())
-        if (t.name == "Position 4") EXPECT_EQ(check_stats_table(t, 7.1e8), 6);
-}
+TEST(StatsDeep, ChessprogrammingPosition4Depth6) { EXPECT_EQ(check_stats_table(cpw_table("Position 4"), 7.1e8), 6); }
