@@ -36,6 +36,7 @@ void error(const std::string& what);
 Command setup_perft(CLI::App& app);
 Command setup_suite(CLI::App& app);
 Command setup_analyze(CLI::App& app);
+Command setup_unique(CLI::App& app);
 
 // `gperft` with no arguments.
 int run_default_job();

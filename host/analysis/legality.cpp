@@ -4,6 +4,8 @@
 // turn before it, and a player may not leave the opponent's king attacked).
 #include "analysis/legality.hpp"
 
+#include "chess/terminal.hpp"
+
 #include <algorithm>
 
 namespace gperft::analysis {
@@ -221,14 +223,10 @@ std::vector<std::string> material_problems(const Piece board[64]) {
 }
 
 bool insufficient_material(const Piece board[64]) {
-    int minors = 0, knights = 0, bishop_colors = 0;
-    for (int sq = 0; sq < 64; ++sq) {
-        const PieceType t = board[sq] == NO_PIECE ? NO_PIECE_TYPE : type_of(board[sq]);
-        if (t == PAWN || t == ROOK || t == QUEEN) return false;
-        if (t == KNIGHT) ++knights, ++minors;
-        if (t == BISHOP) ++minors, bishop_colors |= 1 << ((file_of(sq) + rank_of(sq)) & 1);
-    }
-    return minors <= 1 || (knights == 0 && bishop_colors != 3);
+    Bitboard of[7] = {};
+    for (int sq = 0; sq < 64; ++sq)
+        if (board[sq] != NO_PIECE) of[type_of(board[sq])] |= square_bb(sq);
+    return chess::insufficient_material(of[PAWN], of[ROOK] | of[QUEEN], of[BISHOP], of[KNIGHT]);
 }
 
 std::vector<std::string> legality_problems(const FenReading& r, const Attacks& at) {

@@ -94,16 +94,20 @@ PositionReport quick_analysis(const std::string& fen, const Attacks& at) {
     if (reading.kings_valid) r.insufficient_material = insufficient_material(reading.board);
     if (!reading.refusals.empty()) return r;
 
-    r.position = reading.pos;
-    const Position& p = r.position;
+    fill_position(r, reading.pos, at);
+    return r;
+}
+
+void fill_position(PositionReport& r, const Position& p, const Attacks& at) {
+    r.position = p;
     const uint32_t n = count_moves(p, at);
     r.moves = int(n);
     r.check = in_check(p, at);
     r.checkmate = *r.check && n == 0;
     r.stalemate = !*r.check && n == 0;
+    r.insufficient_material = chess::insufficient_material(p);
     quick_mate_verdicts(r);
     set_dead(r);
-    return r;
 }
 
 void finish_analysis(PositionReport& r, const AnalyzeOptions& o) {

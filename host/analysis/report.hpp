@@ -42,6 +42,10 @@ struct PositionReport {
 // with parsed = false.
 PositionReport quick_analysis(const std::string& fen, const chess::Attacks& at = chess::host_attacks());
 
+// The move-generation part of quick_analysis for a position known to be
+// fit for it (one king each, none of parse_fen's refusals).
+void fill_position(PositionReport& r, const chess::Position& p, const chess::Attacks& at = chess::host_attacks());
+
 // Searches the open sides (or answers Unknown without searching) and sets dead.
 void finish_analysis(PositionReport& r, const AnalyzeOptions& o);
 
