@@ -21,7 +21,7 @@ struct PlyCounts {
     uint64_t distinct = 0;
     chess::u128 paths = 0;  // the sum of multiplicities: perft(ply)
     uint64_t in_check = 0, checkmates = 0, stalemates = 0;
-    uint64_t insufficient = 0;  // no checkmate possible for either side (cheap dead test)
+    uint64_t insufficient = 0;  // dead by material (insufficient material), mates and stalemates apart
     chess::u128 check_paths = 0, checkmate_paths = 0, stalemate_paths = 0, insufficient_paths = 0;
     int passes = 1;  // partitions the ply's children were split into
 };

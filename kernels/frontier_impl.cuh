@@ -141,7 +141,7 @@ struct ClassifyFn {
         const Position& p = thrust::get<0>(t);
         const uint64_t n = thrust::get<1>(t);
         const bool check = chess::in_check(p, at), moves = chess::has_legal_move(p, at);
-        const bool dead = chess::insufficient_material(p);
+        const bool dead = moves && chess::insufficient_material(p);  // not mate or stalemate
         Tally r;
         r.distinct = 1;
         r.paths = n;
