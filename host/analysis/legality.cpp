@@ -17,24 +17,6 @@ namespace {
 const char* const COLOR_NAME[2] = {"White", "Black"};
 const char* const PIECE_NAME[7] = {"", "pawn", "knight", "bishop", "rook", "queen", "king"};
 
-void lift(Position& q, int sq) {
-    const Bitboard keep = ~square_bb(sq);
-    q.color[WHITE] &= keep;
-    q.color[BLACK] &= keep;
-    q.pawns &= keep;
-    q.diag &= keep;
-    q.orth &= keep;
-}
-
-// Puts a piece other than a king on an empty square.
-void put(Position& q, int sq, Color c, PieceType t) {
-    const Bitboard b = square_bb(sq);
-    q.color[c] |= b;
-    if (t == PAWN) q.pawns |= b;
-    if (t == BISHOP || t == QUEEN) q.diag |= b;
-    if (t == ROOK || t == QUEEN) q.orth |= b;
-}
-
 std::string list_pieces(const Position& p, Bitboard b) {
     std::string out;
     for (int n = popcount(b), i = 0; b; ++i) {
@@ -62,15 +44,9 @@ class Retractor {
     bool retract(int t, int f, PieceType was, bool capture) const {
         if (capture && !can_uncapture_) return false;
         Position q = p_;
-        const bool king = p_.type_on(t) == KING;
-        lift(q, t);
-        if (king) {
-            q.color[x_] |= square_bb(f);
-            q.king[x_] = uint8_t(f);
-        } else {
-            put(q, f, x_, was);
-        }
-        if (capture) put(q, t, s_, KNIGHT);
+        clear_square(q, t);
+        put_piece(q, f, x_, was);
+        if (capture) put_piece(q, t, s_, KNIGHT);
         return safe(q);
     }
 
@@ -137,9 +113,9 @@ class Retractor {
         const int captured = t + down;
         if (!can_uncapture_ || !(empty_ & square_bb(captured)) || !(empty_ & square_bb(t - down))) return false;
         Position q = p_;
-        lift(q, t);
-        put(q, f, x_, PAWN);
-        put(q, captured, s_, PAWN);
+        clear_square(q, t);
+        put_piece(q, f, x_, PAWN);
+        put_piece(q, captured, s_, PAWN);
         return safe(q);
     }
 
@@ -155,11 +131,10 @@ class Retractor {
         for (const Side& s : sides) {
             if (p_.king[x_] != s.king_to || !(rooks & square_bb(s.rook_to)) || (~empty_ & s.must_be_empty)) continue;
             Position q = p_;
-            lift(q, s.king_to);
-            lift(q, s.rook_to);
-            q.color[x_] |= square_bb(r + 4);
-            q.king[x_] = uint8_t(r + 4);
-            put(q, s.rook_from, x_, ROOK);
+            clear_square(q, s.king_to);
+            clear_square(q, s.rook_to);
+            put_piece(q, r + 4, x_, KING);
+            put_piece(q, s.rook_from, x_, ROOK);
             if (safe(q)) return true;
         }
         return false;

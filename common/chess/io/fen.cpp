@@ -28,15 +28,6 @@ std::string quoted(std::string_view s) {
     return out += '\'';
 }
 
-void place(Position& p, int sq, Color c, PieceType t) {
-    const Bitboard b = square_bb(sq);
-    p.color[c] |= b;
-    if (t == PAWN) p.pawns |= b;
-    if (t == BISHOP || t == QUEEN) p.diag |= b;
-    if (t == ROOK || t == QUEEN) p.orth |= b;
-    if (t == KING) p.king[c] = uint8_t(sq);
-}
-
 // Field 1. Fills the board as written and returns the number of kings of
 // each colour through `kings`.
 void parse_placement(std::string_view field, Position& p, Piece board[64], int kings[2]) {
@@ -67,7 +58,7 @@ void parse_placement(std::string_view field, Position& p, Piece board[64], int k
             const Color c = ch == lower ? BLACK : WHITE;
             const PieceType t = PieceType(PAWN + idx);
             if (t == KING) ++kings[c];
-            place(p, make_square(file, rank), c, t);
+            put_piece(p, make_square(file, rank), c, t);
             board[make_square(file, rank)] = make_piece(c, t);
             ++file;
         }
