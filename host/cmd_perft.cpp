@@ -24,6 +24,7 @@ struct PerftOptions {
     bool divide = false;
     bool json = false;
     bool quiet = false;
+    bool stats = false;
     DeepOptions deep;
     bool deep_option_given = false;  // any of the options that only deep runs take
 };
@@ -105,7 +106,12 @@ int run_distributed(PerftOptions o) {
 }
 
 int run_perft_command(PerftOptions o) {
-    if (dist::world().distributed()) return run_distributed(o);
+    if (o.stats && o.deep_option_given) throw std::invalid_argument("--stats does not take the deep-run options");
+    if (dist::world().distributed()) {
+        if (o.stats) throw std::invalid_argument("perft --stats does not run on several ranks; start it without mpirun or srun");
+        return run_distributed(o);
+    }
+    if (o.stats) return run_perft_stats(o.fen, o.moves, o.depth, o.deep.backend, o.deep.threads, o.json);
     const chess::Position root = position_from(o.fen, o.moves);
     const Backend backend = resolve_backend(o.deep.backend);
     if (!o.deep_option_given && o.depth < deep_threshold(backend)) {
@@ -175,7 +181,11 @@ Command setup_perft(CLI::App& app) {
     sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
     sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 30));
-    sub->add_flag("--divide", o->divide, "Print the count below each root move (Stockfish's format)");
+    auto* divide = sub->add_flag("--divide", o->divide, "Print the count below each root move (Stockfish's format)");
+    sub->add_flag("--stats", o->stats,
+                  "Count captures, en passant, castles, promotions, checks by kind, mates and stalemates at every "
+                  "ply (the chessprogramming Perft Results columns and the Grand Chess Tree split)")
+        ->excludes(divide);
     sub->add_option("-t,--threads", o->deep.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->deep.backend);
     sub->add_flag("--json", o->json, "Print one JSON object");

@@ -12,6 +12,7 @@
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
 #include "dist/session.hpp"
+#include "frontier.hpp"
 #include "suite.hpp"
 
 using namespace gperft::cli;
@@ -22,15 +23,16 @@ namespace {
 // launcher rather than run K copies of themselves).
 const std::set<std::string> DISTRIBUTED_COMMANDS = {"perft"};
 
-// Messages from ranks other than 0 name the rank.
-void rank_error(const gperft::dist::Session& s, const std::string& what) {
-    error(s.rank() == 0 ? what : s.describe(s.rank()) + ": " + what);
+// Bad input is the same on every rank (they all parse the same arguments),
+// so rank 0 alone reports it.
+void input_error(const gperft::dist::Session& s, const std::string& what) {
+    if (s.rank() == 0) error(what);
 }
 
 int run(int argc, char** argv, const gperft::dist::Session& session) {
     CLI::App app{"gperft: GPU-accelerated perft and position analyzer"};
     app.set_version_flag("--version", "gperft 0.1.0");
-    const std::vector<Command> commands = {setup_perft(app), setup_suite(app)};
+    const std::vector<Command> commands = {setup_perft(app), setup_suite(app), setup_analyze(app), setup_unique(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -51,15 +53,18 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
         }
         return run_default_job();
     } catch (const gperft::BackendUnavailable& e) {
-        rank_error(session, e.what());
+        input_error(session, e.what());
     } catch (const chess::FenError& e) {
-        rank_error(session, e.what());
+        input_error(session, e.what());
     } catch (const gperft::SuiteError& e) {
-        rank_error(session, e.what());
+        input_error(session, e.what());
+    } catch (const gperft::frontier::BudgetTooSmall& e) {
+        input_error(session, e.what());
     } catch (const std::invalid_argument& e) {
-        rank_error(session, e.what());
+        input_error(session, e.what());
     } catch (const std::exception& e) {
-        rank_error(session, std::string("internal error: ") + e.what());
+        // Not necessarily the same everywhere: each rank says it, naming itself.
+        error((session.rank() ? session.describe(session.rank()) + ": " : "") + "internal error: " + e.what());
         return 3;
     }
     return EXIT_BAD_INPUT;
