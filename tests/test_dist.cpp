@@ -269,16 +269,16 @@ TEST(DistLocalWorker, ExitStatusOfAFailure) {
 TEST(DistFrontier, ASingleRankOnlyMerges) {
     // Every path of the start position to ply 3, unmerged, twice over.
     const Attacks at = host_attacks();
-    FrontierPart part;
+    frontier::Frontier part;
     const WorkUnits w = build_work_units(parse_fen(START_FEN), 3);
     for (int copy = 0; copy < 2; ++copy)
         for (size_t u = 0; u < w.positions.size(); ++u)
-            for (uint64_t k = 0; k < w.multiplicity[u]; ++k) part.positions.push_back(w.positions[u]), part.paths.push_back(1);
+            for (uint64_t k = 0; k < w.multiplicity[u]; ++k) part.positions.push_back(w.positions[u]), part.counts.push_back(1);
     exchange_frontier(world(), part);
     ASSERT_EQ(part.positions.size(), w.positions.size());
     for (size_t u = 0; u < w.positions.size(); ++u) {
         EXPECT_TRUE(part.positions[u] == w.positions[u]) << u;  // the same order as the work units
-        EXPECT_EQ(part.paths[u], 2 * w.multiplicity[u]) << u;
+        EXPECT_EQ(part.counts[u], 2 * w.multiplicity[u]) << u;
         EXPECT_TRUE(canonical(part.positions[u], at) == part.positions[u]);
     }
     const FrontierTotals t = frontier_totals(world(), part);

@@ -3,7 +3,8 @@
 // positions it owns and exchanges the children; the distinct positions over
 // all ranks must be OEIS A083276 (tests/data), the paths perft(ply) (the
 // published counts), and the set of positions the one a single process
-// builds. A frontier held whole by every rank must merge across ranks.
+// builds (the work units, and `gperft unique`'s engine). A frontier held
+// whole by every rank must merge across ranks.
 #include <gtest/gtest.h>
 
 #include "chess/io/count_text.hpp"
@@ -21,15 +22,15 @@ using namespace gperft::dist;
 
 namespace {
 
-FrontierPart expand(const FrontierPart& f) {
+frontier::Frontier expand(const frontier::Frontier& f) {
     const Attacks at = host_attacks();
-    FrontierPart next;
+    frontier::Frontier next;
     for (size_t i = 0; i < f.positions.size(); ++i) {
         MoveList list;
         generate_moves(f.positions[i], at, list);
         for (Move m : list) {
             next.positions.push_back(canonical(apply_move(f.positions[i], m), at));
-            next.paths.push_back(f.paths[i]);
+            next.counts.push_back(f.counts[i]);
         }
     }
     return next;
@@ -52,7 +53,7 @@ uint64_t sum_over_ranks(const Session& s, uint64_t v) {
     return total;
 }
 
-void expect_owned_sorted_distinct(const Session& s, const FrontierPart& part) {
+void expect_owned_sorted_distinct(const Session& s, const frontier::Frontier& part) {
     for (size_t i = 0; i < part.positions.size(); ++i) {
         EXPECT_EQ(frontier_owner(part.positions[i], s.size()), s.rank());
         if (i) {
@@ -67,7 +68,10 @@ TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
     const Session& s = world();
     ASSERT_GT(s.size(), 1) << "run this test under mpirun with several ranks";
     const std::map<int, std::string> distinct = distinct_positions_per_ply();
-    FrontierPart part;
+    // `gperft unique`'s own single-process engine, on rank 0: another reference.
+    std::vector<frontier::PlyCounts> unique;
+    if (s.rank() == 0) unique = frontier::unique_host(parse_fen(START_FEN), 5, {}, nullptr);
+    frontier::Frontier part;
     if (s.rank() == 0) part = {{parse_fen(START_FEN)}, {1}};  // the others start empty
     for (int ply = 1; ply <= 5; ++ply) {
         part = expand(part);
@@ -77,9 +81,11 @@ TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
         EXPECT_EQ(to_string(t.distinct), distinct.at(ply)) << "ply " << ply;
         EXPECT_EQ(to_string(t.paths), published_perft(START_FEN, ply)) << "ply " << ply;
 
-        const auto [mine_a, mine_b] = fingerprint(part.positions, part.paths);
+        const auto [mine_a, mine_b] = fingerprint(part.positions, part.counts);
         const uint64_t all_a = sum_over_ranks(s, mine_a), all_b = sum_over_ranks(s, mine_b);
         if (s.rank() != 0) continue;  // one single-process reference is enough
+        EXPECT_TRUE(t.distinct == unique.at(size_t(ply)).distinct) << "ply " << ply;
+        EXPECT_TRUE(t.paths == unique.at(size_t(ply)).paths) << "ply " << ply;
         const WorkUnits single = build_work_units(parse_fen(START_FEN), ply);
         const auto [one_a, one_b] = fingerprint(single.positions, single.multiplicity);
         EXPECT_EQ(all_a, one_a) << "ply " << ply << ": not the single-process positions";
@@ -90,7 +96,7 @@ TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
 TEST(MpiFrontier, TheSameFrontierOnEveryRankMergesAcrossRanks) {
     const Session& s = world();
     const WorkUnits w = build_work_units(parse_fen(START_FEN), 3);
-    FrontierPart part{w.positions, w.multiplicity};
+    frontier::Frontier part{w.positions, w.multiplicity};
     exchange_frontier(s, part);
     expect_owned_sorted_distinct(s, part);
     const FrontierTotals t = frontier_totals(s, part);

@@ -13,8 +13,8 @@ int frontier_owner(const Position& canon, int ranks) {
     return int(uint64_t(position_hash(canon, 0x5a)) % uint64_t(ranks));
 }
 
-void exchange_frontier(const Session& s, FrontierPart& part) {
-    merge_positions(part.positions, part.paths);  // fewer records to send
+void exchange_frontier(const Session& s, frontier::Frontier& part) {
+    merge_positions(part.positions, part.counts);  // fewer records to send
     if (!s.distributed()) return;
     const int ranks = s.size();
     std::vector<uint64_t> counts(size_t(ranks), 0);
@@ -23,22 +23,22 @@ void exchange_frontier(const Session& s, FrontierPart& part) {
     std::vector<size_t> at(size_t(ranks), 0);
     for (int r = 1; r < ranks; ++r) at[size_t(r)] = at[size_t(r) - 1] + counts[size_t(r) - 1];
     std::vector<FrontierRecord> send(part.positions.size());
-    for (size_t i = 0; i < part.positions.size(); ++i) send[at[size_t(owner[i])]++] = {part.positions[i], part.paths[i], 0};
+    for (size_t i = 0; i < part.positions.size(); ++i) send[at[size_t(owner[i])]++] = {part.positions[i], part.counts[i], 0};
     part = {};
     send.shrink_to_fit();
     const std::vector<FrontierRecord> mine = detail::alltoallv_records(s, send, counts);
     part.positions.reserve(mine.size());
-    part.paths.reserve(mine.size());
+    part.counts.reserve(mine.size());
     for (const FrontierRecord& r : mine) {
         part.positions.push_back(r.pos);
-        part.paths.push_back(r.paths);
+        part.counts.push_back(r.count);
     }
-    merge_positions(part.positions, part.paths);
+    merge_positions(part.positions, part.counts);
 }
 
-FrontierTotals frontier_totals(const Session& s, const FrontierPart& part) {
+FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part) {
     u128 paths = 0;
-    for (uint64_t p : part.paths) paths = checked_add(paths, p);
+    for (uint64_t p : part.counts) paths = checked_add(paths, p);
     const u128 distinct = part.positions.size();
     std::vector<uint64_t> mine{uint64_t(distinct), uint64_t(distinct >> 64), uint64_t(paths), uint64_t(paths >> 64)};
     if (!s.distributed()) return {distinct, paths};

@@ -1,9 +1,10 @@
 // Distinct positions across ranks: a frontier of canonical positions with
-// path counts, hash-partitioned so that each position has one owner rank.
-// exchange_frontier sends every record to its owner (one all-to-all), and
-// each rank sorts and merges its own partition; the union of the partitions
-// is then the frontier without duplicates, counted once, on whichever rank
-// owns each position. A single-rank session only merges.
+// multiplicities (`gperft unique`'s frontier::Frontier), hash-partitioned so
+// that each position has one owner rank. exchange_frontier sends every
+// record to its owner (one all-to-all), and each rank sorts and merges its
+// own partition; the union of the partitions is then the frontier without
+// duplicates, each position on the rank that owns it. A single-rank session
+// only merges.
 #pragma once
 
 #include <cstdint>
@@ -12,35 +13,33 @@
 #include "chess/count.hpp"
 #include "chess/position.hpp"
 #include "dist/session.hpp"
+#include "frontier.hpp"
 
 namespace gperft::dist {
-
-struct FrontierPart {
-    std::vector<chess::Position> positions;  // canonical (chess::canonical)
-    std::vector<uint64_t> paths;             // paths from the root to each
-};
 
 // The rank that owns `canon` among `ranks`: a hash of every field, the same
 // on every rank.
 int frontier_owner(const chess::Position& canon, int ranks);
 
 // Collective (every rank calls it, with its own part, possibly empty).
-// On return `part` holds the distinct positions this rank owns, sorted,
-// each with the sum of its paths over all ranks. Throws MPI failures as
+// `part.positions` are canonical (chess::canonical), `part.counts` the paths
+// reaching each. On return `part` holds the distinct positions this rank
+// owns, sorted (merge_positions' order), each with its counts summed over
+// all ranks. Throws MPI failures as
 // std::runtime_error.
-void exchange_frontier(const Session& s, FrontierPart& part);
+void exchange_frontier(const Session& s, frontier::Frontier& part);
 
-// Collective: distinct positions and paths summed over every rank (128-bit).
+// Collective: distinct positions and paths (counts) summed over every rank, 128-bit.
 struct FrontierTotals {
     chess::u128 distinct = 0;
     chess::u128 paths = 0;
 };
-FrontierTotals frontier_totals(const Session& s, const FrontierPart& part);
+FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part);
 
 // One record of the exchange: 64 bytes, a power of two.
 struct alignas(16) FrontierRecord {
     chess::Position pos;
-    uint64_t paths;
+    uint64_t count;
     uint64_t unused;
 };
 static_assert(sizeof(FrontierRecord) == 64, "frontier records travel as 64 raw bytes");
