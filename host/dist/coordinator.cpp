@@ -41,8 +41,8 @@ struct Job {
         split = plan_split(depth, plan.engine.backend, o);
         // Below the single-process threshold there would be no units to share.
         if (o.split < 0 && split == 0) split = std::min(depth, 2);
+        if (split == 0) return;  // rank 0 counts alone (run_deep_perft)
         engine = std::make_unique<PerftEngine>(plan.engine);
-        if (split == 0) return;
         units = build_work_units(root, split);
         book = std::make_unique<UnitBook>(root, depth, units, o.zobrist_seed, o.journal);
     }
