@@ -67,7 +67,9 @@ enum MoveFlag : uint8_t {
 // A move in 16 bits: from (0-5) | to (6-11) | flag (12-15).
 // Castling is encoded as the king's move (e1g1), en passant as the pawn's.
 struct Move {
-    uint16_t bits = 0;
+    // Left uninitialised by default, so a move array costs nothing to create
+    // (MoveList holds 256); Move{} is the null move.
+    uint16_t bits;
 
     constexpr Move() = default;
     CHESS_FI constexpr explicit Move(uint16_t b) : bits(b) {}

@@ -1,0 +1,103 @@
+// gpu_bench: times perft of one position on the GPU engine (or the CPU engine,
+// as the peer measured beside it) and prints one JSON object: nodes, best
+// seconds of the repeats, nodes/s, the engine's run statistics, and whether
+// the count matches the one published in a data file. The device is warmed
+// up first (context, tables, arena), so the time is the search itself.
+// Exit status: 0 match (or nothing to compare), 1 mismatch, 2 bad input or
+// no device.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+#include "chess/io/fen.hpp"
+#include "cpu_perft.hpp"
+#include "gpu_perft.hpp"
+#include "json.hpp"
+#include "suite.hpp"
+
+namespace {
+
+struct BenchOptions {
+    std::string name;
+    std::string fen = chess::START_FEN;
+    int depth = 0;
+    std::string backend = "gpu";
+    int repeat = 1;
+    std::string expected_from;  // suite file with published counts
+};
+
+std::optional<chess::u128> published(const std::string& file, const chess::Position& root, int depth) {
+    if (file.empty()) return std::nullopt;
+    for (const gperft::SuiteEntry& e : gperft::read_suite_file(file)) {
+        if (!(chess::parse_fen(e.fen) == root)) continue;
+        for (const auto& [d, count] : e.expected)
+            if (d == depth) return count;
+    }
+    return std::nullopt;
+}
+
+int run(const BenchOptions& o) {
+    const chess::Position root = chess::parse_fen(o.fen);
+    const bool gpu = o.backend == "gpu";
+    std::string device = "cpu: " + std::to_string(gperft::default_threads()) + " threads";
+    if (gpu) {
+        const gperft::gpu::Status s = gperft::gpu::status();
+        if (!s.available) {
+            std::cerr << "gpu_bench: " << s.message << "\n";
+            return 2;
+        }
+        device = s.message;
+        gperft::gpu::perft_batch({root}, std::min(o.depth, 3));  // warm-up: context, tables, arena
+    }
+    gperft::gpu::Stats stats;
+    chess::u128 nodes = 0;
+    std::vector<double> seconds;
+    for (int i = 0; i < o.repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        nodes = gpu ? gperft::gpu::perft_batch({root}, o.depth, {}, &stats)[0]
+                    : gperft::cpu_perft_batch({root}, o.depth, 0)[0];
+        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    const double best = *std::min_element(seconds.begin(), seconds.end());
+    const auto expected = published(o.expected_from, root, o.depth);
+
+    gperft::json::Object obj;
+    obj.str("name", o.name).str("fen", o.fen).raw("depth", std::to_string(o.depth)).str("backend", o.backend);
+    obj.str("device", device).cnt("nodes", nodes).num("seconds", best).num("nps", best > 0 ? double(nodes) / best : 0);
+    std::string runs;
+    for (double s : seconds) runs += (runs.empty() ? "" : ", ") + gperft::json::number(s);
+    obj.raw("runs", "[" + runs + "]");
+    if (expected) obj.cnt("expected", *expected).boolean("match", *expected == nodes);
+    if (gpu) {
+        obj.raw("host_plies", std::to_string(stats.host_plies)).raw("leaf_launches", std::to_string(stats.leaf_launches));
+        obj.raw("leaf_items", std::to_string(stats.leaf_items)).raw("make_launches", std::to_string(stats.make_launches));
+        obj.num("arena_mib", double(stats.arena_bytes) / (1 << 20));
+        obj.num("peak_arena_mib", double(stats.peak_arena_bytes) / (1 << 20));
+    }
+    std::cout << obj.text() << std::endl;
+    return expected && *expected != nodes ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    BenchOptions o;
+    CLI::App app{"gpu_bench: time perft on the GPU engine (or the CPU engine as the peer)"};
+    app.add_option("--name", o.name, "Label for the result");
+    app.add_option("--fen", o.fen, "Position (default: the start position)");
+    app.add_option("-d,--depth", o.depth, "Plies")->required()->check(CLI::Range(1, 20));
+    app.add_option("--backend", o.backend, "gpu or cpu")->check(CLI::IsMember({"gpu", "cpu"}));
+    app.add_option("--repeat", o.repeat, "Timed runs; the best is reported")->check(CLI::Range(1, 100));
+    app.add_option("--expected-from", o.expected_from, "Suite file with the published counts")->check(CLI::ExistingFile);
+    try {
+        app.parse(argc, argv);
+        return run(o);
+    } catch (const CLI::ParseError& e) {
+        return e.get_exit_code() == 0 ? app.exit(e) : (app.exit(e), 2);
+    } catch (const std::exception& e) {
+        std::cerr << "gpu_bench: " << e.what() << "\n";
+        return 2;
+    }
+}

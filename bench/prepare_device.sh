@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Fills .deps/ (ignored by git) with what bench/device_check.sh needs on a
+# machine that has no CLI11 or GoogleTest packages and no network: the CLI11
+# headers, the GoogleTest sources, and the commit being measured (the device
+# gets a copy of the working tree without .git). Run it here, on a machine
+# with Debian's libcli11-dev and googletest packages, before the device call.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cli_src=${CLI11_HEADERS:-/usr/include/CLI}
+gtest_src=${GTEST_SOURCES:-/usr/src/googletest}
+if [ ! -f "$cli_src/CLI.hpp" ]; then
+  echo "prepare_device: $cli_src/CLI.hpp not found (install libcli11-dev or set CLI11_HEADERS)" >&2
+  exit 2
+fi
+if [ ! -f "$gtest_src/CMakeLists.txt" ]; then
+  echo "prepare_device: $gtest_src/CMakeLists.txt not found (install googletest or set GTEST_SOURCES)" >&2
+  exit 2
+fi
+
+rm -rf .deps/cli11 .deps/googletest
+mkdir -p .deps/cli11
+cp -r "$cli_src" .deps/cli11/CLI
+cp -r "$gtest_src" .deps/googletest
+
+commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+dirty=false
+[ -n "$(git status --porcelain 2>/dev/null)" ] && dirty=true
+echo "$commit $dirty" > .deps/commit
+echo "prepare_device: .deps ready ($(du -sh .deps | cut -f1)), commit $commit, uncommitted changes: $dirty"

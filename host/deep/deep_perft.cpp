@@ -1,0 +1,174 @@
+#include "deep/deep_perft.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "chess/io/fen.hpp"
+#include "deep/count_math.hpp"
+#include "deep/engine.hpp"
+#include "deep/host_table.hpp"
+#include "deep/progress.hpp"
+#include "deep/unit_book.hpp"
+#include "deep/unit_counter.hpp"
+#include "deep/work_units.hpp"
+
+namespace gperft {
+
+using namespace chess;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+PerftResult plain_run(const Position& root, int depth, PerftEngine& engine) {
+    PerftResult r;
+    if (depth <= 0) {
+        r.nodes = 1;
+        return r;
+    }
+    MoveList moves;
+    generate_moves(root, host_attacks(), moves);
+    std::vector<Position> children;
+    for (Move m : moves) children.push_back(apply_move(root, m));
+    const std::vector<u128> counts = engine.perft_batch(children, depth - 1);
+    for (int i = 0; i < moves.size; ++i) {
+        r.divide.emplace_back(moves.moves[i], counts[i]);
+        r.nodes = checked_add(r.nodes, counts[i]);
+    }
+    return r;
+}
+
+// Counts every unit not already in the journal, in batches.
+void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& book, PerftEngine& engine,
+                 HostTable& table) {
+    const int remaining = depth - w.split;
+    Progress progress(book.total(), book.resumed(), o.progress && Progress::stderr_is_terminal());
+    UnitCounter counter(engine, table);
+    BatchSizer sizer(o.batch_units, engine.backend(), o.threads);
+    const std::vector<uint32_t> todo = book.todo();
+    for (size_t next = 0; next < todo.size();) {
+        const size_t n = std::min(sizer.size(), todo.size() - next);
+        const std::vector<uint32_t> units(todo.begin() + next, todo.begin() + next + n);
+        std::vector<Position> batch;
+        for (uint32_t u : units) batch.push_back(w.positions[u]);
+        const auto start = Clock::now();
+        const std::vector<u128> counts = counter.count(batch, remaining);
+        sizer.observe(n, seconds_since(start));
+        book.record(units, counts);
+        next += n;
+        progress.update(book.done(), book.nodes());
+    }
+}
+
+}  // namespace
+
+int deep_threshold(Backend resolved) { return resolved == Backend::Gpu ? 9 : 7; }
+
+int auto_split(int depth, Backend resolved) {
+    if (depth < deep_threshold(resolved)) return 0;
+    // Leave each unit enough plies to amortise a backend call (the GPU wants
+    // large subtrees), and keep the unit count in the tens of thousands.
+    const int leave = resolved == Backend::Gpu ? 7 : 5;
+    return std::clamp(depth - leave, 1, resolved == Backend::Gpu ? 5 : 4);
+}
+
+size_t available_memory_mb() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    size_t kb = 0;
+    while (meminfo >> key >> kb) {
+        if (key == "MemAvailable:") return kb >> 10;
+        meminfo.ignore(64, '\n');
+    }
+    const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? size_t(pages) * size_t(page) >> 20 : 1024;
+}
+
+size_t auto_hash_mb(int depth, int sharers) {
+    const size_t by_depth = size_t(64) << (2 * std::clamp(depth - 7, 0, 6));
+    return std::max<size_t>(1, std::min({available_memory_mb() / (4 * size_t(std::max(sharers, 1))), by_depth, size_t(4096)}));
+}
+
+size_t auto_host_hash_mb(int depth, int sharers) {
+    const size_t by_depth = size_t(16) << (2 * std::clamp(depth - 7, 0, 6));
+    return std::max<size_t>(1, std::min({available_memory_mb() / (8 * size_t(std::max(sharers, 1))), by_depth, size_t(1024)}));
+}
+
+// Refused up front: an over-committed table would fail much later, as an
+// out-of-memory kill mid-run rather than a message.
+void check_fits(const char* option, long long mb, int sharers) {
+    const size_t free_mb = available_memory_mb();
+    if (mb <= 0 || size_t(mb) * size_t(sharers) <= free_mb) return;
+    const std::string each = sharers > 1 ? " on each of " + std::to_string(sharers) + " ranks of this machine" : "";
+    throw std::invalid_argument(std::string(option) + " " + std::to_string(mb) + " MiB" + each +
+                                " is more than the free memory (" + std::to_string(free_mb) + " MiB)");
+}
+
+EnginePlan plan_engine(int depth, const DeepOptions& o) {
+    const Backend backend = resolve_backend(o.backend);
+    const int sharers = std::max(o.memory_sharers, 1);
+    if (backend == Backend::Cpu) check_fits("--hash", o.hash_mb, sharers);
+    check_fits("--host-hash", o.host_hash_mb, sharers);
+    EnginePlan p;
+    const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth, sharers);
+    p.engine = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed};
+    // On the CPU backend the transposition table already catches what the
+    // host table would (measured: the host table only adds its cost), so it
+    // is on by default only above the GPU.
+    p.host_hash_mb = o.host_hash_mb >= 0        ? size_t(o.host_hash_mb)
+                     : backend == Backend::Cpu ? 0
+                                               : auto_host_hash_mb(depth, sharers);
+    return p;
+}
+
+int plan_split(int depth, Backend resolved, const DeepOptions& o) {
+    int split = o.split >= 0 ? o.split : auto_split(depth, resolved);
+    if (split == 0 && !o.journal.empty()) split = std::min(depth, 2);  // a journal needs units
+    if (split > depth)
+        throw std::invalid_argument("--split " + std::to_string(split) + " is deeper than --depth " + std::to_string(depth));
+    return split;
+}
+
+void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, size_t host_hits) {
+    const UnitTotals t = merge_unit_counts(w, book.counts());
+    d.split = w.split;
+    d.units = w.positions.size();
+    d.units_resumed = book.resumed();
+    d.host_hits = host_hits;
+    d.perft.nodes = t.total;
+    d.perft.divide.clear();
+    for (size_t i = 0; i < w.root_moves.size(); ++i) d.perft.divide.emplace_back(w.root_moves[i], t.per_root_move[i]);
+}
+
+DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
+    const auto start = Clock::now();
+    DeepResult d;
+    const EnginePlan plan = plan_engine(depth, o);
+    d.split = plan_split(depth, plan.engine.backend, o);
+    d.zobrist_seed = o.zobrist_seed;
+    PerftEngine engine(plan.engine);
+    d.hash_mb = engine.cpu_table_mb();
+    d.device_hash_mb = engine.backend() == Backend::Gpu ? o.hash_mb : 0;
+    if (d.split == 0) {
+        d.perft = plain_run(root, depth, engine);
+    } else {
+        d.host_hash_mb = plan.host_hash_mb;
+        HostTable table(d.host_hash_mb << 20);
+        const WorkUnits w = build_work_units(root, d.split);
+        UnitBook book(root, depth, w, o.zobrist_seed, o.journal);
+        count_units(depth, w, o, book, engine, table);
+        fill_unit_result(d, w, book, table.hits());
+    }
+    d.perft.backend = engine.backend_name();
+    d.perft.seconds = seconds_since(start);
+    return d;
+}
+
+}  // namespace gperft

@@ -1,0 +1,81 @@
+// Deep perft: the root split into work units (unique positions with
+// multiplicities), the units counted in batches on the chosen backend below a
+// lossless host table, each finished batch journaled, a progress bar, and
+// 128-bit checked totals and divide.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "backend.hpp"
+#include "chess/zobrist.hpp"
+#include "deep/engine.hpp"
+#include "perft_result.hpp"
+
+namespace gperft {
+
+class UnitBook;
+struct WorkUnits;
+
+struct DeepOptions {
+    Backend backend = Backend::Auto;
+    int threads = 0;
+    int split = -1;              // plies to the work units; -1: automatic, 0: none (one plain batch)
+    long long hash_mb = -1;      // backend transposition table, MiB; -1: automatic
+    long long host_hash_mb = -1; // lossless host table, MiB; -1: automatic
+    uint64_t zobrist_seed = chess::DEFAULT_ZOBRIST_SEED;
+    std::string journal;         // empty: no journal
+    bool progress = false;       // draw the progress bar (on a terminal)
+    int batch_units = 0;         // units per backend call; 0: adaptive
+    int memory_sharers = 1;      // processes sharing this machine's free memory (ranks on a node)
+};
+
+struct DeepResult {
+    PerftResult perft;
+    int split = 0;
+    size_t units = 0;           // unique positions at the split depth
+    size_t units_resumed = 0;   // of them, read back from the journal
+    size_t hash_mb = 0;         // CPU table in use (MiB)
+    long long device_hash_mb = 0;
+    size_t host_hash_mb = 0;
+    size_t host_hits = 0;       // host table hits
+    uint64_t zobrist_seed = 0;
+};
+
+// The depth from which runs use work units by default on a backend
+// (Auto resolved), and the split depth they use then (0 below it).
+int deep_threshold(Backend resolved);
+int auto_split(int depth, Backend resolved);
+
+// Automatic table sizes in MiB: a bounded fraction of the free memory
+// (split among `sharers` processes), grown with the depth (deeper runs
+// meet more distinct positions).
+size_t auto_hash_mb(int depth, int sharers = 1);
+size_t auto_host_hash_mb(int depth, int sharers = 1);
+size_t available_memory_mb();
+
+// What a process needs to count units: its engine (backend resolved,
+// table sizes chosen) and its lossless host table size. Each rank of a
+// distributed run plans its own, for its own GPU and memory.
+struct EnginePlan {
+    EngineOptions engine;
+    size_t host_hash_mb = 0;
+};
+// Throws BackendUnavailable, or std::invalid_argument for a table larger
+// than the free memory.
+EnginePlan plan_engine(int depth, const DeepOptions& o);
+
+// The split depth: --split, else the automatic one (at least 1 when there
+// is a journal, which records units). Throws std::invalid_argument when it
+// is deeper than `depth`.
+int plan_split(int depth, Backend resolved, const DeepOptions& o);
+
+// Fills the unit fields and the perft total and divide of `d` from every
+// unit's count (128-bit, checked).
+void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, size_t host_hits);
+
+// Throws BackendUnavailable, JournalError, std::invalid_argument (bad
+// split), CountOverflow; never returns a partial count.
+DeepResult run_deep_perft(const chess::Position& root, int depth, const DeepOptions& o);
+
+}  // namespace gperft

@@ -1,0 +1,54 @@
+#include "dist/frontier_exchange.hpp"
+
+#include "deep/count_math.hpp"
+#include "deep/host_table.hpp"
+#include "deep/work_units.hpp"
+
+namespace gperft::dist {
+
+using namespace chess;
+
+int frontier_owner(const Position& canon, int ranks) {
+    // position_hash mixes every field; the depth slot is a fixed salt.
+    return int(uint64_t(position_hash(canon, 0x5a)) % uint64_t(ranks));
+}
+
+void exchange_frontier(const Session& s, frontier::Frontier& part) {
+    merge_positions(part.positions, part.counts);  // fewer records to send
+    if (!s.distributed()) return;
+    const int ranks = s.size();
+    std::vector<uint64_t> counts(size_t(ranks), 0);
+    std::vector<int> owner(part.positions.size());
+    for (size_t i = 0; i < part.positions.size(); ++i) ++counts[size_t(owner[i] = frontier_owner(part.positions[i], ranks))];
+    std::vector<size_t> at(size_t(ranks), 0);
+    for (int r = 1; r < ranks; ++r) at[size_t(r)] = at[size_t(r) - 1] + counts[size_t(r) - 1];
+    std::vector<FrontierRecord> send(part.positions.size());
+    for (size_t i = 0; i < part.positions.size(); ++i) send[at[size_t(owner[i])]++] = {part.positions[i], part.counts[i], 0};
+    part = {};
+    send.shrink_to_fit();
+    const std::vector<FrontierRecord> mine = detail::alltoallv_records(s, send, counts);
+    part.positions.reserve(mine.size());
+    part.counts.reserve(mine.size());
+    for (const FrontierRecord& r : mine) {
+        part.positions.push_back(r.pos);
+        part.counts.push_back(r.count);
+    }
+    merge_positions(part.positions, part.counts);
+}
+
+FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part) {
+    u128 paths = 0;
+    for (uint64_t p : part.counts) paths = checked_add(paths, p);
+    const u128 distinct = part.positions.size();
+    std::vector<uint64_t> mine{uint64_t(distinct), uint64_t(distinct >> 64), uint64_t(paths), uint64_t(paths >> 64)};
+    if (!s.distributed()) return {distinct, paths};
+    const std::vector<uint64_t> all = detail::allgather_words(s, mine);
+    FrontierTotals t;
+    for (size_t i = 0; i + 3 < all.size(); i += 4) {
+        t.distinct = checked_add(t.distinct, u128(all[i + 1]) << 64 | all[i]);
+        t.paths = checked_add(t.paths, u128(all[i + 3]) << 64 | all[i + 2]);
+    }
+    return t;
+}
+
+}  // namespace gperft::dist

@@ -1,0 +1,57 @@
+// Distinct positions across ranks: a frontier of canonical positions with
+// multiplicities (`gperft unique`'s frontier::Frontier), hash-partitioned so
+// that each position has one owner rank. exchange_frontier sends every
+// record to its owner (one all-to-all), and each rank sorts and merges its
+// own partition; the union of the partitions is then the frontier without
+// duplicates, each position on the rank that owns it. A single-rank session
+// only merges.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "chess/count.hpp"
+#include "chess/position.hpp"
+#include "dist/session.hpp"
+#include "frontier.hpp"
+
+namespace gperft::dist {
+
+// The rank that owns `canon` among `ranks`: a hash of every field, the same
+// on every rank.
+int frontier_owner(const chess::Position& canon, int ranks);
+
+// Collective (every rank calls it, with its own part, possibly empty).
+// `part.positions` are canonical (chess::canonical), `part.counts` the paths
+// reaching each. On return `part` holds the distinct positions this rank
+// owns, sorted (merge_positions' order), each with its counts summed over
+// all ranks. Throws MPI failures as
+// std::runtime_error.
+void exchange_frontier(const Session& s, frontier::Frontier& part);
+
+// Collective: distinct positions and paths (counts) summed over every rank, 128-bit.
+struct FrontierTotals {
+    chess::u128 distinct = 0;
+    chess::u128 paths = 0;
+};
+FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part);
+
+// One record of the exchange: 64 bytes, a power of two.
+struct alignas(16) FrontierRecord {
+    chess::Position pos;
+    uint64_t count;
+    uint64_t unused;
+};
+static_assert(sizeof(FrontierRecord) == 64, "frontier records travel as 64 raw bytes");
+
+namespace detail {
+// The collectives behind the exchange, on the session's communicator (MPI
+// builds only; single-rank sessions never call them). `counts[r]` records
+// of `send`, in rank order, go to rank r.
+std::vector<FrontierRecord> alltoallv_records(const Session& s, const std::vector<FrontierRecord>& send,
+                                              const std::vector<uint64_t>& counts);
+// Every rank's `mine` (the same length on every rank), in rank order.
+std::vector<uint64_t> allgather_words(const Session& s, const std::vector<uint64_t>& mine);
+}  // namespace detail
+
+}  // namespace gperft::dist

@@ -1,0 +1,98 @@
+// The parts of a session that do not need MPI: reading the launcher's
+// environment, choosing a GPU per local rank, and the session registry.
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "cpu_perft.hpp"
+#include "dist/dist_perft.hpp"
+#include "dist/session.hpp"
+
+namespace gperft::dist {
+
+namespace {
+
+bool read_int(const char* name, int& value) {
+    const char* s = std::getenv(name);
+    if (!s || !*s) return false;
+    char* end = nullptr;
+    const long v = std::strtol(s, &end, 10);
+    if (*end || v < 0 || v > (1 << 30)) return false;
+    value = int(v);
+    return true;
+}
+
+const Session* g_world = nullptr;
+
+}  // namespace
+
+LaunchInfo launch_from_env() {
+    LaunchInfo l;
+    if (read_int("OMPI_COMM_WORLD_SIZE", l.size)) {
+        l.launched = true;
+        read_int("OMPI_COMM_WORLD_RANK", l.rank);
+    } else if (read_int("PMI_SIZE", l.size)) {
+        l.launched = true;
+        read_int("PMI_RANK", l.rank);
+    } else if (read_int("PMIX_RANK", l.rank)) {
+        l.launched = true;
+        l.size = -1;
+    }
+    return l;
+}
+
+std::optional<std::string> gpu_for_local_rank(int local_rank, const char* visible_devices, int device_count) {
+    if (visible_devices) {
+        std::vector<std::string> list;
+        std::istringstream in(visible_devices);
+        for (std::string item; std::getline(in, item, ',');)
+            if (!item.empty()) list.push_back(item);
+        if (list.empty()) return std::nullopt;  // the launcher left this rank no GPU
+        return list[size_t(local_rank) % list.size()];
+    }
+    if (device_count <= 0) return std::nullopt;
+    return std::to_string(local_rank % device_count);
+}
+
+namespace detail {
+
+// NVIDIA device nodes (/dev/nvidia0, /dev/nvidia1, ...): the GPU count
+// without initialising CUDA, which would fix the visible devices too early.
+int nvidia_device_files() {
+    int n = 0;
+    std::error_code ec;
+    static const std::regex name("nvidia[0-9]+");
+    for (const auto& e : std::filesystem::directory_iterator("/dev", ec))
+        n += std::regex_match(e.path().filename().string(), name);
+    return n;
+}
+
+void register_world(const Session* s) { g_world = s; }
+
+}  // namespace detail
+
+const Session& world() {
+    if (g_world) return *g_world;
+    static const Session single;
+    return single;
+}
+
+DeepOptions rank_options(const Session& s, DeepOptions o) {
+    o.memory_sharers = std::max(1, s.local_size());
+    if (o.threads > 0) return o;
+    cpu_set_t set;
+    const int bound = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : default_threads();
+    o.threads = std::max(1, std::min(bound, default_threads() / o.memory_sharers));
+    return o;
+}
+
+std::string Session::describe(int rank) const {
+    const std::string host = size_t(rank) < hosts_.size() ? hosts_[rank] : "";
+    return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")");
+}
+
+}  // namespace gperft::dist

@@ -1,0 +1,89 @@
+#include "dist/wire.hpp"
+
+#include <cstring>
+
+namespace gperft::dist {
+
+using chess::Position;
+
+namespace {
+
+constexpr size_t POSITION_WORDS = sizeof(Position) / sizeof(uint64_t);
+static_assert(sizeof(Position) % sizeof(uint64_t) == 0, "a position packs into whole words");
+
+void expect(bool ok, const char* what) {
+    if (!ok) throw WireError(std::string("malformed ") + what + " message");
+}
+
+}  // namespace
+
+Words pack(const Hello& h) { return {uint64_t(h.backend == Backend::Gpu), uint64_t(h.threads)}; }
+
+Hello unpack_hello(const Words& w) {
+    expect(w.size() == 2 && w[0] <= 1, "hello");
+    return {w[0] ? Backend::Gpu : Backend::Cpu, int(w[1])};
+}
+
+Words pack(const Batch& b) {
+    Words w{uint64_t(b.remaining), b.units.size()};
+    w.insert(w.end(), b.units.begin(), b.units.end());
+    const size_t at = w.size();
+    w.resize(at + b.positions.size() * POSITION_WORDS);
+    if (!b.positions.empty()) std::memcpy(&w[at], b.positions.data(), b.positions.size() * sizeof(Position));
+    return w;
+}
+
+Batch unpack_batch(const Words& w) {
+    expect(w.size() >= 2, "batch");
+    const size_t n = w[1];
+    expect(w[0] <= 255 && n <= (w.size() - 2) && w.size() == 2 + n + n * POSITION_WORDS, "batch");
+    Batch b;
+    b.remaining = int(w[0]);
+    for (size_t i = 0; i < n; ++i) {
+        expect(w[2 + i] <= UINT32_MAX, "batch");
+        b.units.push_back(uint32_t(w[2 + i]));
+    }
+    b.positions.resize(n);
+    if (n) std::memcpy(b.positions.data(), &w[2 + n], n * sizeof(Position));
+    return b;
+}
+
+Words pack(const BatchResult& r) {
+    uint64_t bits;
+    std::memcpy(&bits, &r.seconds, sizeof bits);
+    Words w{r.units.size(), bits};
+    for (size_t i = 0; i < r.units.size(); ++i) {
+        w.push_back(r.units[i]);
+        put_u128(w, r.counts[i]);
+    }
+    return w;
+}
+
+BatchResult unpack_result(const Words& w) {
+    expect(w.size() >= 2 && w.size() == 2 + 3 * w[0], "result");
+    BatchResult r;
+    std::memcpy(&r.seconds, &w[1], sizeof r.seconds);
+    for (size_t i = 0; i < w[0]; ++i) {
+        expect(w[2 + 3 * i] <= UINT32_MAX, "result");
+        r.units.push_back(uint32_t(w[2 + 3 * i]));
+        r.counts.push_back(get_u128(w[3 + 3 * i], w[4 + 3 * i]));
+    }
+    return r;
+}
+
+Words pack(const Failure& f) {
+    Words w{uint64_t(f.status), f.message.size()};
+    w.resize(2 + (f.message.size() + 7) / 8, 0);
+    std::memcpy(w.data() + 2, f.message.data(), f.message.size());
+    return w;
+}
+
+Failure unpack_failure(const Words& w) {
+    expect(w.size() >= 2 && w[0] <= 255 && w.size() == 2 + (w[1] + 7) / 8, "failure");
+    Failure f;
+    f.status = int(w[0]);
+    f.message.assign(reinterpret_cast<const char*>(w.data() + 2), w[1]);
+    return f;
+}
+
+}  // namespace gperft::dist

@@ -1,0 +1,79 @@
+// Ranks 1..K-1 of distributed perft: set up the local engine, say hello (or
+// why not), then count each batch rank 0 sends until it says stop.
+#include <chrono>
+#include <memory>
+
+#include "deep/host_table.hpp"
+#include "deep/unit_counter.hpp"
+#include "dist/dist_perft.hpp"
+#include "dist/faults.hpp"
+#include "dist/local_worker.hpp"
+#include "dist/mpi_comm.hpp"
+
+namespace gperft::dist {
+
+namespace {
+
+// Tells rank 0 what went wrong, and waits for its stop (rank 0 sends
+// nothing else to a rank that has failed).
+int report_failure(const Session& s, const Failure& f) {
+    send_words(s, 0, TAG_FAILURE, pack(f));
+    while (wait_message(s, 0).tag != TAG_STOP) {
+    }
+    return f.status;
+}
+
+BatchResult count_batch(UnitCounter& counter, const Batch& b) {
+    const auto start = std::chrono::steady_clock::now();
+    BatchResult r;
+    r.units = b.units;
+    r.counts = counter.count(b.positions, b.remaining);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+int serve(const Session& s, int depth, const DeepOptions& o) {
+    std::unique_ptr<PerftEngine> engine;
+    std::unique_ptr<HostTable> table;
+    try {
+        const EnginePlan plan = plan_engine(depth, o);
+        engine = std::make_unique<PerftEngine>(plan.engine);
+        table = std::make_unique<HostTable>(plan.host_hash_mb << 20);
+    } catch (const std::exception& e) {
+        return report_failure(s, {status_for(e), e.what()});
+    }
+    send_words(s, 0, TAG_HELLO, pack(Hello{engine->backend(), o.threads}));
+    UnitCounter counter(*engine, *table);
+    for (;;) {
+        const Message m = wait_message(s, 0);
+        if (m.tag == TAG_STOP) return 0;
+        if (m.tag != TAG_BATCH && m.tag != TAG_TEST_FAULT)
+            throw WireError("unexpected message (tag " + std::to_string(m.tag) + ") from rank 0");
+        Words answer;
+        try {
+            if (m.tag == TAG_TEST_FAULT) inject_fault(unpack_failure(m.words).message);
+            answer = pack(count_batch(counter, unpack_batch(m.words)));
+        } catch (const WireError&) {
+            throw;
+        } catch (const std::exception& e) {
+            return report_failure(s, {status_for(e), e.what()});
+        }
+        send_words(s, 0, TAG_RESULT, answer);
+    }
+}
+
+}  // namespace
+
+int serve_perft(const Session& s, int depth, DeepOptions o) {
+    install_crash_reporter(s.describe(s.rank()));
+    o = rank_options(s, o);
+    try {
+        return serve(s, depth, o);
+    } catch (const MpiError& e) {
+        s.abort_job(e.what(), 3);
+    } catch (const WireError& e) {
+        s.abort_job(e.what(), 3);
+    }
+}
+
+}  // namespace gperft::dist

@@ -1,0 +1,105 @@
+// The breadth-first pipeline's executor on the host: each launch is a loop
+// that models the device's grouping, so the host runs the device's algorithm
+// and not merely its result. accumulate works in warps of 32 with the same
+// segmented-sum steps the device's shuffles perform; generate works in blocks
+// that stage their moves and copy them out in order, as shared memory does.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "level_work.hpp"
+#include "stack_arena.hpp"
+
+namespace gperft::gpu {
+
+// The warp's segmented sum over 32 lanes in lock step; add(key, sum) is
+// called once per run of equal keys (the device's one atomic per run).
+template <class Add>
+void warp_sums(const Contribution (&c)[WARP], Add&& add) {
+    uint64_t sum[WARP], before[WARP];
+    for (int l = 0; l < WARP; ++l) sum[l] = c[l].value;
+    for (int d = 1; d < WARP; d *= 2) {
+        std::copy(sum, sum + WARP, before);  // a shuffle reads the registers as they were before the step
+        for (int l = 0; l < WARP; ++l) {
+            const int below = l >= d ? l - d : l;  // __shfl_up_sync returns the lane's own value there
+            sum[l] = segmented_step(l, d, c[l].key, before[l], c[below].key, before[below]);
+        }
+    }
+    for (int l = 0; l < WARP; ++l) {
+        const uint32_t key_above = c[l + 1 < WARP ? l + 1 : l].key;
+        if (segment_tail(l, c[l].key, key_above) && sum[l]) add(c[l].key, sum[l]);
+    }
+}
+
+class HostExec {
+   public:
+    explicit HostExec(std::size_t arena_bytes)
+        : memory_(new std::byte[arena_bytes]),
+          arena_(memory_.get(), arena_bytes),
+          stage_moves_(STAGE_CAPACITY),
+          stage_owner_(STAGE_CAPACITY) {}
+
+    StackArena& arena() { return arena_; }
+    Attacks tables() const { return chess::host_attacks(); }
+    uint32_t* error_flag() { return &error_; }
+    void check_error(const char* what) const {
+        if (error_) throw std::runtime_error(std::string("host pipeline: ") + what);
+    }
+
+    template <class T>
+    void upload(T* dst, const T* src, uint64_t n) {
+        std::copy(src, src + n, dst);
+    }
+    template <class T>
+    void download(T* dst, const T* src, uint64_t n) {
+        std::copy(src, src + n, dst);
+    }
+    template <class T>
+    T read(const T* p) {
+        return *p;
+    }
+
+    template <class F>
+    void for_each(uint64_t n, const F& f) {
+        for (uint64_t i = 0; i < n; ++i) f(i);
+    }
+
+    template <class F>
+    void accumulate(uint64_t n, const F& f, uint64_t* counters) {
+        for (uint64_t w = 0; w < n; w += WARP) {
+            Contribution c[WARP];
+            for (int l = 0; l < WARP; ++l) c[l] = w + l < n ? f(w + l) : Contribution{NO_KEY, 0};
+            warp_sums(c, [&](uint32_t key, uint64_t sum) { counters[key] += sum; });
+        }
+    }
+
+    template <class G>
+    void generate(const G& g) {
+        const uint64_t blocks = (g.parents_n + GENERATE_BLOCK - 1) / GENERATE_BLOCK;
+        for (uint64_t blk = 0; blk < blocks; ++blk) {
+            const StageBlock b = stage_block(g, blk);
+            for (int t = 0; t < GENERATE_BLOCK; ++t) stage_moves(g, b, t, stage_moves_.data(), stage_owner_.data());
+            for (int t = 0; t < GENERATE_BLOCK; ++t) write_stage(g, b, t, stage_moves_.data(), stage_owner_.data());
+        }
+    }
+
+    // out[i] = in[0] + ... + in[i - 1]; returns the sum of all n.
+    uint64_t exclusive_scan(const uint32_t* in, uint64_t* out, uint64_t n) {
+        uint64_t sum = 0;
+        for (uint64_t i = 0; i < n; ++i) out[i] = sum, sum += in[i];
+        return sum;
+    }
+
+   private:
+    std::unique_ptr<std::byte[]> memory_;
+    StackArena arena_;
+    std::vector<uint16_t> stage_moves_;
+    std::vector<uint8_t> stage_owner_;
+    uint32_t error_ = 0;
+};
+
+}  // namespace gperft::gpu

@@ -1,0 +1,294 @@
+// The parts of distributed runs that need no MPI: message packing (counts
+// past 2^64, positions, malformed messages refused), the schedule (largest
+// first, every unit handed out once, shares shrinking towards the end), the
+// launcher's environment, the GPU per local rank, the test fault syntax,
+// rank 0's counting thread, and the frontier exchange on a single rank.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <set>
+#include <thread>
+
+#include "chess/io/fen.hpp"
+#include "chess/perft.hpp"
+#include "cpu_perft.hpp"
+#include "deep/deep_perft.hpp"
+#include "deep/host_table.hpp"
+#include "deep/journal.hpp"
+#include "deep/progress.hpp"
+#include "deep/unit_counter.hpp"
+#include "deep/work_units.hpp"
+#include "dist/dispatcher.hpp"
+#include "dist/faults.hpp"
+#include "dist/frontier_exchange.hpp"
+#include "dist/local_worker.hpp"
+#include "dist/session.hpp"
+#include "dist/wire.hpp"
+#include "suite.hpp"
+
+using namespace chess;
+using namespace gperft;
+using namespace gperft::dist;
+
+namespace {
+
+const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+// Sets an environment variable for the life of the object.
+struct EnvVar {
+    std::string name;
+    EnvVar(const std::string& n, const char* value) : name(n) {
+        if (value)
+            setenv(n.c_str(), value, 1);
+        else
+            unsetenv(n.c_str());
+    }
+    ~EnvVar() { unsetenv(name.c_str()); }
+};
+
+}  // namespace
+
+TEST(DistWire, BatchAndResultSurviveTheRoundTrip) {
+    const WorkUnits w = build_work_units(parse_fen(KIWIPETE), 2);
+    Batch b;
+    b.remaining = 7;
+    for (uint32_t u : {5u, 0u, 1999u}) b.units.push_back(u), b.positions.push_back(w.positions[u % w.positions.size()]);
+    const Batch back = unpack_batch(pack(b));
+    EXPECT_EQ(back.remaining, 7);
+    EXPECT_EQ(back.units, b.units);
+    ASSERT_EQ(back.positions.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) EXPECT_EQ(to_fen(back.positions[i]), to_fen(b.positions[i]));
+
+    BatchResult r;
+    r.units = {3, 4};
+    const u128 big = u128(0x0123456789abcdefULL) << 64 | 0xfedcba9876543210ULL;  // both halves matter
+    r.counts = {big, 1};
+    r.seconds = 0.25;
+    const BatchResult rb = unpack_result(pack(r));
+    EXPECT_EQ(rb.units, r.units);
+    EXPECT_TRUE(rb.counts[0] == big);
+    EXPECT_TRUE(rb.counts[1] == 1);
+    EXPECT_EQ(rb.seconds, 0.25);
+}
+
+TEST(DistWire, HelloAndFailureSurviveTheRoundTrip) {
+    const Hello h = unpack_hello(pack(Hello{Backend::Gpu, 12}));
+    EXPECT_EQ(h.backend, Backend::Gpu);
+    EXPECT_EQ(h.threads, 12);
+    for (const std::string text : {"", "x", "exactly8", "no CUDA device on this node: cudaErrorNoDevice"}) {
+        const Failure f = unpack_failure(pack(Failure{2, text}));
+        EXPECT_EQ(f.status, 2);
+        EXPECT_EQ(f.message, text);
+    }
+}
+
+TEST(DistWire, MalformedMessagesAreRefused) {
+    Words batch = pack(Batch{3, {1, 2}, {parse_fen(START_FEN), parse_fen(KIWIPETE)}});
+    batch.pop_back();
+    EXPECT_THROW(unpack_batch(batch), WireError);
+    EXPECT_THROW(unpack_batch({}), WireError);
+    Words result = pack(BatchResult{{1}, {5}, 0.1});
+    result.push_back(0);
+    EXPECT_THROW(unpack_result(result), WireError);
+    EXPECT_THROW(unpack_hello({7, 1}), WireError);
+    EXPECT_THROW(unpack_failure({2, 100, 0}), WireError);
+}
+
+TEST(DistSchedule, LargestFirstOrdersByTwoPlyEstimate) {
+    const WorkUnits w = build_work_units(parse_fen(KIWIPETE), 2);
+    std::vector<uint32_t> todo;
+    for (uint32_t u = 0; u < w.positions.size(); u += 3) todo.push_back(u);
+    const std::vector<uint32_t> order = largest_first(w, todo, 4);
+    ASSERT_EQ(order.size(), todo.size());
+    EXPECT_EQ(std::set<uint32_t>(order.begin(), order.end()), std::set<uint32_t>(todo.begin(), todo.end()));
+    const Attacks at = host_attacks();
+    for (size_t i = 1; i < order.size(); ++i)
+        EXPECT_GE(perft(w.positions[order[i - 1]], at, 2), perft(w.positions[order[i]], at, 2)) << i;
+    // One ply left: the move count is the estimate.
+    const std::vector<uint32_t> one = largest_first(w, todo, 1);
+    for (size_t i = 1; i < one.size(); ++i)
+        EXPECT_GE(count_moves(w.positions[one[i - 1]], at), count_moves(w.positions[one[i]], at)) << i;
+}
+
+TEST(DistSchedule, EveryUnitGoesOutOnceAndSharesShrink) {
+    std::vector<uint32_t> order(1000);
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = 999 - i;
+    Dispatcher d(order, 3, 64);
+    std::vector<uint32_t> handed;
+    size_t last = 0;
+    for (int turn = 0; d.left() > 0; ++turn) {
+        const int rank = turn % 3;
+        const size_t left = d.left();
+        const std::vector<uint32_t> b = d.next(rank);
+        ASSERT_FALSE(b.empty());
+        EXPECT_LE(b.size(), (left + 2) / 3) << "more than a third of what is left";
+        EXPECT_LE(b.size(), 64u);
+        handed.insert(handed.end(), b.begin(), b.end());
+        d.finished(rank, b.size(), 0.01);
+        last = b.size();
+    }
+    EXPECT_EQ(handed, order);  // in order, each once
+    EXPECT_EQ(last, 1u);       // the tail is handed out in small pieces
+    EXPECT_TRUE(d.next(0).empty());
+    const auto& per = d.units_per_rank();
+    EXPECT_EQ(per[0] + per[1] + per[2], 1000u);
+}
+
+TEST(DistSchedule, AdaptiveBatchesGrowForAFastRank) {
+    std::vector<uint32_t> order(100000);
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    Dispatcher d(order, 2, 0);
+    d.set_rank(0, Backend::Cpu, 1);
+    d.set_rank(1, Backend::Gpu, 1);
+    const size_t first_cpu = d.next(0).size(), first_gpu = d.next(1).size();
+    EXPECT_LT(first_cpu, first_gpu);  // a GPU rank starts with larger batches
+    d.finished(0, first_cpu, 0.001);  // far below the target time
+    EXPECT_EQ(d.next(0).size(), 2 * first_cpu);
+}
+
+TEST(DistLaunch, EnvironmentNamesTheLauncherAndRank) {
+    {
+        EnvVar a("OMPI_COMM_WORLD_SIZE", "4"), b("OMPI_COMM_WORLD_RANK", "3");
+        const LaunchInfo l = launch_from_env();
+        EXPECT_TRUE(l.launched);
+        EXPECT_EQ(l.size, 4);
+        EXPECT_EQ(l.rank, 3);
+    }
+    {
+        EnvVar a("PMI_SIZE", "2"), b("PMI_RANK", "1");
+        const LaunchInfo l = launch_from_env();
+        EXPECT_TRUE(l.launched);
+        EXPECT_EQ(l.size, 2);
+        EXPECT_EQ(l.rank, 1);
+    }
+    {
+        EnvVar a("PMIX_RANK", "5");
+        const LaunchInfo l = launch_from_env();
+        EXPECT_TRUE(l.launched);
+        EXPECT_EQ(l.rank, 5);
+    }
+    EXPECT_FALSE(launch_from_env().launched);
+    EXPECT_FALSE(world().distributed());  // tests run without a launcher
+}
+
+TEST(DistLaunch, EachLocalRankGetsOneGpu) {
+    EXPECT_EQ(gpu_for_local_rank(0, nullptr, 4), "0");
+    EXPECT_EQ(gpu_for_local_rank(5, nullptr, 4), "1");
+    EXPECT_EQ(gpu_for_local_rank(2, nullptr, 0), std::nullopt);
+    EXPECT_EQ(gpu_for_local_rank(1, "2,3", 8), "3");  // the launcher's list wins
+    EXPECT_EQ(gpu_for_local_rank(2, "GPU-aaaa,GPU-bbbb", 0), "GPU-aaaa");
+    EXPECT_EQ(gpu_for_local_rank(0, "", 8), std::nullopt);  // the launcher gave this rank none
+}
+
+TEST(DistFaults, TestFaultSyntax) {
+    const TestFault f = parse_test_fault("2:40:kill");
+    EXPECT_EQ(f.rank, 2);
+    EXPECT_EQ(f.after_units, 40u);
+    EXPECT_EQ(f.mode, "kill");
+    for (const char* bad : {"", "1", "1:2", "0:5:kill", "1:x:abort", "1:5:explode", "a:5:throw"})
+        EXPECT_THROW(parse_test_fault(bad), std::invalid_argument) << bad;
+    EXPECT_THROW(inject_fault("throw"), std::runtime_error);
+}
+
+TEST(DistFaults, RankZeroSaysWhyItStoppedWithoutATotal) {
+    EXPECT_EXIT(
+        {
+            const StopReporter reporter("rank 0 (node1)", "rerun to resume");
+            raise(SIGTERM);
+        },
+        ::testing::KilledBySignal(SIGTERM),
+        "gperft: rank 0 \\(node1\\): stopped by signal 15 \\(Terminated\\) before the count was complete, no total "
+        "printed; rerun to resume");
+    // Once the reporter is gone the signal is the default one again, silent.
+    EXPECT_EXIT(
+        {
+            { const StopReporter reporter("rank 0 (node1)", "rerun to resume"); }
+            raise(SIGINT);
+        },
+        ::testing::KilledBySignal(SIGINT), "^$");
+}
+
+TEST(DistFaults, ACrashingRankNamesItself) {
+    EXPECT_EXIT(
+        {
+            install_crash_reporter("rank 3 (node2)");
+            std::abort();
+        },
+        ::testing::KilledBySignal(SIGABRT), "gperft: rank 3 \\(node2\\) pid [0-9]+ died on signal 6 \\(Aborted\\)");
+}
+
+TEST(DistProgress, LogLinesComeWholeAndSpaced) {
+    const auto start = std::chrono::steady_clock::now();
+    testing::internal::CaptureStderr();
+    {
+        Progress p(10, 2, true, 0.2);
+        for (size_t done = 3; done <= 10; ++done) {
+            p.update(done, 1000 * done);
+            if (done == 5) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+    }
+    const std::string err = testing::internal::GetCapturedStderr();
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    int lines = 0;
+    for (size_t at = 0; (at = err.find("gperft: [", at)) != std::string::npos; ++at) ++lines;
+    EXPECT_GE(lines, 1) << err;
+    EXPECT_LE(lines, int(elapsed / 0.2)) << err;  // at most one per interval
+    EXPECT_EQ(err.find('\r'), std::string::npos) << "no redrawn bar in a log";
+    EXPECT_TRUE(err.find("/10 units") != std::string::npos) << err;
+}
+
+TEST(DistLocalWorker, CountsWhatTheEngineCounts) {
+    const WorkUnits w = build_work_units(parse_fen(KIWIPETE), 1);
+    PerftEngine engine({Backend::Cpu, 1, 0, DEFAULT_ZOBRIST_SEED});
+    HostTable table(0);
+    UnitCounter counter(engine, table);
+    LocalWorker local(counter);
+    Batch b{3, {0, 1, 2}, {w.positions[0], w.positions[1], w.positions[2]}};
+    local.give(b);
+    EXPECT_TRUE(local.busy());
+    EXPECT_THROW(local.give(b), std::logic_error);
+    std::optional<LocalOutcome> o;
+    while (!(o = local.take(std::chrono::milliseconds(50)))) {
+    }
+    EXPECT_FALSE(local.busy());
+    ASSERT_FALSE(o->failure);
+    EXPECT_EQ(o->result.units, b.units);
+    const std::vector<u128> direct = cpu_perft_batch(b.positions, 3, 1);
+    EXPECT_EQ(o->result.counts, direct);
+}
+
+TEST(DistLocalWorker, ExitStatusOfAFailure) {
+    EXPECT_EQ(status_for(BackendUnavailable("x")), 2);
+    EXPECT_EQ(status_for(JournalError("x")), 2);
+    EXPECT_EQ(status_for(std::invalid_argument("x")), 2);
+    EXPECT_EQ(status_for(std::runtime_error("x")), 3);
+}
+
+TEST(DistFrontier, ASingleRankOnlyMerges) {
+    // Every path of the start position to ply 3, unmerged, twice over.
+    const Attacks at = host_attacks();
+    frontier::Frontier part;
+    const WorkUnits w = build_work_units(parse_fen(START_FEN), 3);
+    for (int copy = 0; copy < 2; ++copy)
+        for (size_t u = 0; u < w.positions.size(); ++u)
+            for (uint64_t k = 0; k < w.multiplicity[u]; ++k) part.positions.push_back(w.positions[u]), part.counts.push_back(1);
+    exchange_frontier(world(), part);
+    ASSERT_EQ(part.positions.size(), w.positions.size());
+    for (size_t u = 0; u < w.positions.size(); ++u) {
+        EXPECT_TRUE(part.positions[u] == w.positions[u]) << u;  // the same order as the work units
+        EXPECT_EQ(part.counts[u], 2 * w.multiplicity[u]) << u;
+        EXPECT_TRUE(canonical(part.positions[u], at) == part.positions[u]);
+    }
+    const FrontierTotals t = frontier_totals(world(), part);
+    u128 paths = 0;
+    for (uint64_t m : w.multiplicity) paths += m;
+    EXPECT_TRUE(t.distinct == w.positions.size());
+    EXPECT_TRUE(t.paths == 2 * paths);
+    for (int ranks : {1, 3, 8})
+        for (const Position& p : part.positions) {
+            const int owner = frontier_owner(p, ranks);
+            EXPECT_TRUE(owner >= 0 && owner < ranks);
+        }
+}

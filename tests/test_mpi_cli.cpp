@@ -1,0 +1,171 @@
+// gperft under mpirun with three ranks on the CPU backend: the same stdout
+// as the single-process run (totals and divide), JSON with the ranks, a
+// worker killed midway ending the job with a message naming it and no
+// total, a restart resuming from the journal to the exact total, and errors
+// printed once. Skips (visibly) without mpirun or without MPI in the build.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "run_process.hpp"
+#include "test_data.hpp"
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::string json_field(const std::string& json, const std::string& key) {
+    const size_t at = json.find("\"" + key + "\": ");
+    if (at == std::string::npos) return "";
+    const size_t start = at + key.size() + 4;
+    const size_t end = json[start] == '[' ? json.find(']', start) + 1 : json.find_first_of(",}", start);
+    return json.substr(start, end - start);
+}
+
+std::vector<long long> json_array(const std::string& text) {
+    std::vector<long long> v;
+    const std::regex number("[0-9]+");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
+        v.push_back(std::stoll(it->str()));
+    return v;
+}
+
+int count_lines(const std::string& text) {
+    int n = 0;
+    for (char c : text) n += c == '\n';
+    return n;
+}
+
+constexpr int RANKS = GPERFT_MPI_TEST_RANKS;
+
+class MpiCli : public ::testing::Test {
+   protected:
+    void SetUp() override {
+        if (!GPERFT_HAVE_MPI) GTEST_SKIP() << "gperft was built without MPI: the MPI tests do not apply";
+        const std::string mpirun = GPERFT_MPIEXEC;
+        if (mpirun.empty() || !std::filesystem::exists(mpirun))
+            GTEST_SKIP() << "mpirun not found (install openmpi-bin): the MPI tests are skipped";
+        // Containers often run as root; Open MPI refuses that unless told.
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    }
+
+    // `env` (shell assignments) applies to every rank: mpirun passes its
+    // environment on to the ranks it starts on this machine.
+    static ProcessResult mpirun(const std::string& args, const std::string& env = "") {
+        return run_shell(env + " " + std::string(GPERFT_MPIEXEC) + " " + GPERFT_MPIEXEC_FLAGS + " -np " +
+                         std::to_string(RANKS) + " " + GPERFT_BINARY + " " + args);
+    }
+
+    // For jobs where a rank dies: Open MPI 4.1's mpirun has been seen to
+    // hang in its own PMIx teardown after every rank had exited (rarely, on
+    // a loaded machine); the time limit ends such an mpirun. Everything the
+    // tests check has been written by then.
+    static ProcessResult mpirun_with_a_death(const std::string& args, const std::string& env) {
+        return run_shell(env + " timeout -s KILL 60 " + std::string(GPERFT_MPIEXEC) + " " + GPERFT_MPIEXEC_FLAGS +
+                         " -np " + std::to_string(RANKS) + " " + GPERFT_BINARY + " " + args);
+    }
+
+    struct Journal {
+        std::string path = "/tmp/gperft_mpi_cli_" + std::to_string(getpid()) + ".journal";
+        Journal() { std::remove(path.c_str()); }
+        ~Journal() { std::remove(path.c_str()); }
+    };
+};
+
+const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const std::string POSITION3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const std::string CPU1 = " --backend cpu --threads 1 --quiet ";
+
+}  // namespace
+
+TEST_F(MpiCli, SuitePositionsPrintWhatTheSingleProcessRunPrints) {
+    struct Case {
+        std::string fen;
+        int depth;
+        std::string split;
+    };
+    for (const Case& c : {Case{chess::START_FEN, 5, "--split 2"}, Case{KIWIPETE, 4, "--split 3"},
+                          Case{POSITION3, 6, "--split 3 --batch-units 16"}, Case{KIWIPETE, 1, ""}}) {
+        const std::string args = "perft --fen '" + c.fen + "' --depth " + std::to_string(c.depth) + " --divide" + CPU1;
+        const ProcessResult single = run_gperft(args);
+        ASSERT_EQ(single.status, 0) << single.err;
+        ASSERT_TRUE(contains(single.out, "Nodes searched: " + published_perft(c.fen, c.depth) + "\n")) << single.out;
+        const ProcessResult many = mpirun(args + c.split);
+        EXPECT_EQ(many.status, 0) << many.err;
+        EXPECT_EQ(many.out, single.out) << c.fen << " depth " << c.depth;
+    }
+}
+
+TEST_F(MpiCli, JsonAddsTheRanksAndTheUnitsEachCounted) {
+    const ProcessResult r = mpirun("perft --depth 5 --split 3 --batch-units 8 --json" + CPU1);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count_lines(r.out), 1) << "one JSON object, printed once: " << r.out;
+    EXPECT_EQ(json_field(r.out, "nodes"), published_perft(chess::START_FEN, 5));
+    EXPECT_EQ(json_field(r.out, "ranks"), std::to_string(RANKS));
+    const std::vector<long long> per_rank = json_array(json_field(r.out, "units_per_rank"));
+    ASSERT_EQ(per_rank.size(), size_t(RANKS)) << r.out;
+    long long sum = 0;
+    for (long long n : per_rank) {
+        EXPECT_GE(n, 1) << "every rank gets a first batch: " << r.out;
+        sum += n;
+    }
+    EXPECT_EQ(sum, std::stoll(json_field(r.out, "units")) - std::stoll(json_field(r.out, "units_resumed")));
+}
+
+TEST_F(MpiCli, KilledWorkerStopsTheJobAndTheRestartResumes) {
+    Journal j;
+    const std::string args = "perft --depth 6 --split 3 --batch-units 4 --json --journal " + j.path + CPU1;
+    // Rank 1 raises SIGKILL once 16 units are journaled.
+    const ProcessResult killed = mpirun_with_a_death(args, "GPERFT_TEST_FAULT=1:16:kill");
+    EXPECT_NE(killed.status, 0);
+    EXPECT_EQ(killed.out, "") << "no total after a rank died";
+    // mpirun names the dead rank. Rank 0's own line ("stopped by signal 15
+    // ... no total printed; ... resume") is not asserted: mpirun may end
+    // before it has forwarded it (the line itself is tested in test_dist).
+    EXPECT_TRUE(std::regex_search(killed.err, std::regex("process rank 1 .* signal 9"))) << killed.err;
+
+    const int journaled = count_lines(slurp(j.path)) - 1;
+    ASSERT_GE(journaled, 16);
+    const ProcessResult resumed = mpirun(args);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_EQ(json_field(resumed.out, "nodes"), published_perft(chess::START_FEN, 6));
+    EXPECT_EQ(json_field(resumed.out, "units_resumed"), std::to_string(journaled));
+    long long sum = 0;
+    for (long long n : json_array(json_field(resumed.out, "units_per_rank"))) sum += n;
+    EXPECT_EQ(sum + journaled, std::stoll(json_field(resumed.out, "units")));
+}
+
+TEST_F(MpiCli, CrashingWorkerNamesItself) {
+    const ProcessResult r = mpirun_with_a_death("perft --depth 6 --split 3 --batch-units 4" + CPU1, "GPERFT_TEST_FAULT=2:8:abort");
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(std::regex_search(r.err, std::regex("gperft: rank 2 \\([^)]*\\) pid [0-9]+ died on signal 6"))) << r.err;
+}
+
+TEST_F(MpiCli, FailingWorkerIsReportedOnceByRankZero) {
+    const ProcessResult r = mpirun("perft --depth 6 --split 3 --batch-units 4" + CPU1, "GPERFT_TEST_FAULT=1:8:throw");
+    EXPECT_EQ(r.status, 3);
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(contains(r.err, "gperft: rank 1 (")) << r.err;
+    EXPECT_TRUE(contains(r.err, "failed: fault injected for a test")) << r.err;
+    EXPECT_TRUE(contains(r.err, "the job stopped without a total")) << r.err;
+}
+
+TEST_F(MpiCli, BadInputIsReportedOnceWithStatusTwo) {
+    for (const auto& [args, message] :
+         std::vector<std::pair<std::string, std::string>>{{"perft --depth 4 --moves e2e5" + CPU1, "move 'e2e5' is not legal"},
+                                                          {"suite " + std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd",
+                                                           "only `gperft perft` runs on several ranks"}}) {
+        const ProcessResult r = mpirun(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_EQ(r.out, "") << args;
+        size_t n = 0;
+        for (size_t at = 0; (at = r.err.find(message, at)) != std::string::npos; ++at) ++n;
+        EXPECT_EQ(n, 1u) << args << ": " << r.err;
+    }
+}
