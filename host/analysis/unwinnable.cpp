@@ -5,13 +5,12 @@
 #include "analysis/unwinnable.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 #include "analysis/closure_search.hpp"
 #include "analysis/helpmate_search.hpp"
 #include "analysis/material.hpp"
 #include "analysis/reach_analysis.hpp"
+#include "parallel.hpp"
 
 namespace gperft::analysis {
 
@@ -143,20 +142,6 @@ class SearchTurns {
 
 MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& budget, uint64_t used) {
     return SearchTurns(p, winner, budget, used).run();
-}
-
-template <class F>
-void parallel_for(size_t n, int threads, F&& work) {
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const size_t nthreads = std::min(n, size_t(threads > 0 ? unsigned(threads) : hw));
-    std::atomic<size_t> next{0};
-    auto run = [&] {
-        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) work(i);
-    };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < nthreads; ++t) pool.emplace_back(run);
-    run();
-    for (auto& t : pool) t.join();
 }
 
 }  // namespace
