@@ -62,7 +62,7 @@ bool attacked(const Board& b, int sq, bool by_white) {
 int king_square(const Board& b, bool white) {
     for (int sq = A1; sq <= H8; ++sq)
         if (b.sq[sq] == piece('K', white)) return sq;
-    return 0;
+    throw ReferenceError(std::string(white ? "White" : "Black") + " has no king");
 }
 
 struct RawMove {  // squares on the 10x12 board
@@ -234,6 +234,8 @@ uint64_t perft(const Board& b, int depth) {
 }
 
 char piece_at(const Board& b, int square) { return b.sq[from64(square)]; }
+
+int ep_square(const Board& b) { return b.ep ? to64(b.ep) : -1; }
 
 std::string to_fen(const Board& b) {
     std::string s;

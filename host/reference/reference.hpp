@@ -60,5 +60,7 @@ uint64_t perft(const Board& b, int depth);
 
 // The piece letter on a square (0..63), '.' when empty.
 char piece_at(const Board& b, int square);
+// The e.p. square (0..63) as recorded after a double step, or -1.
+int ep_square(const Board& b);
 
 }  // namespace gperft::reference
