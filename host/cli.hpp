@@ -36,6 +36,8 @@ void error(const std::string& what);
 Command setup_perft(CLI::App& app);
 Command setup_suite(CLI::App& app);
 Command setup_verify(CLI::App& app);
+Command setup_compare(CLI::App& app);
+Command setup_perftree(CLI::App& app);
 
 // `gperft` with no arguments.
 int run_default_job();

@@ -13,7 +13,8 @@ using namespace gperft::cli;
 int main(int argc, char** argv) {
     CLI::App app{"gperft: GPU-accelerated perft and position analyzer"};
     app.set_version_flag("--version", "gperft 0.1.0");
-    const std::vector<Command> commands = {setup_perft(app), setup_suite(app), setup_verify(app)};
+    const std::vector<Command> commands = {setup_perft(app),   setup_suite(app),   setup_verify(app),
+                                           setup_compare(app), setup_perftree(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
