@@ -105,6 +105,20 @@ unsigned parse_counter(std::string_view field, const char* name, unsigned max) {
     return v;
 }
 
+// X-FEN writes Chess960 rights with KQkq: a king between the b and g files
+// on its back rank with a rook of its colour beyond it, on that rank, on the
+// side of the right, is most likely such a position.
+std::string chess960_hint(const Position& p, Color c, int corner) {
+    const int k = p.king[c];
+    if (rank_of(k) != rank_of(corner) || file_of(k) == 0 || file_of(k) == 7) return "";
+    for (Bitboard b = p.rooks() & p.color[c]; b;) {
+        const int sq = pop_lsb(b);
+        if (rank_of(sq) == rank_of(k) && (file_of(sq) > file_of(k)) == (file_of(corner) > file_of(k)))
+            return " (Chess960 castling rights are unsupported)";
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string square_name(int sq) {
@@ -135,10 +149,10 @@ std::vector<std::string> generation_problems(const Position& p, const Attacks& a
         if (!(p.castling & r.bit)) continue;
         if (p.king[r.c] != r.king)
             problems.push_back(std::string("castling right '") + r.letter + "' but the " + COLOR_NAME[r.c] +
-                               " king is not on " + square_name(r.king));
+                               " king is not on " + square_name(r.king) + chess960_hint(p, r.c, r.rook));
         else if (!(p.rooks() & p.color[r.c] & square_bb(r.rook)))
             problems.push_back(std::string("castling right '") + r.letter + "' but no " + COLOR_NAME[r.c] +
-                               " rook on " + square_name(r.rook));
+                               " rook on " + square_name(r.rook) + chess960_hint(p, r.c, r.rook));
     }
     return problems;
 }
