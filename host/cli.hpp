@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "backend.hpp"
 #include "chess/position.hpp"
@@ -29,6 +30,9 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
 // The position after parsing `fen` and playing the UCI `moves` (space
 // separated); throws with a message naming the bad FEN field or move.
 chess::Position position_from(const std::string& fen, const std::string& moves);
+
+// Words joined by single spaces; `none` when there are none.
+std::string join_words(const std::vector<std::string>& words, const std::string& none = "(none)");
 
 // Message to stderr as "gperft: <what>".
 void error(const std::string& what);

@@ -49,13 +49,6 @@ DivideDiff diff_of(const Counts& ours, const Counts& theirs) {
     return d;
 }
 
-std::string joined(const std::vector<std::string>& words, const char* none = "(none)") {
-    if (words.empty()) return none;
-    std::string s;
-    for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
-    return s;
-}
-
 std::string count_pairs(const std::vector<std::string>& moves, const Counts& ours, const Counts& theirs) {
     std::string s;
     for (const auto& m : moves)
@@ -144,15 +137,15 @@ void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d,
     all.insert(all.end(), path_.begin(), path_.end());
     std::printf("first divergence:\n");
     std::printf("  root:       %s%s%s\n", root_fen_.c_str(), root_moves_.empty() ? "" : " moves ",
-                joined(root_moves_, "").c_str());
-    std::printf("  path:       %s\n", joined(path_).c_str());
+                join_words(root_moves_, "").c_str());
+    std::printf("  path:       %s\n", join_words(path_).c_str());
     std::printf("  position:   %s\n", chess::to_fen(p).c_str());
     std::printf("  depth:      %d\n", depth);
-    std::printf("  missing in the engine: %s\n", joined(d.missing).c_str());
-    std::printf("  extra in the engine:   %s\n", joined(d.extra).c_str());
+    std::printf("  missing in the engine: %s\n", join_words(d.missing).c_str());
+    std::printf("  extra in the engine:   %s\n", join_words(d.extra).c_str());
     if (!d.differing.empty()) std::printf("  counts differ:         %s\n", count_pairs(d.differing, ours, theirs).c_str());
     std::printf("  reproduce:  position fen %s%s%s\n             go perft %d\n", root_fen_.c_str(),
-                all.empty() ? "" : " moves ", joined(all, "").c_str(), depth);
+                all.empty() ? "" : " moves ", join_words(all, "").c_str(), depth);
 }
 
 int run_compare_command(const CompareOptions& o) {

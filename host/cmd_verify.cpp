@@ -19,13 +19,6 @@ struct VerifyCommandOptions {
     std::string suite;
 };
 
-std::string joined(const std::vector<std::string>& words) {
-    if (words.empty()) return "(none)";
-    std::string s;
-    for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
-    return s;
-}
-
 // The start position, every --fen, and every entry of --suite that the FEN
 // parser accepts.
 std::vector<chess::Position> roots_of(const VerifyCommandOptions& o) {
@@ -47,12 +40,12 @@ std::vector<chess::Position> roots_of(const VerifyCommandOptions& o) {
 void print_mismatch(const Mismatch& m) {
     std::printf("verify: MISMATCH in sample %d: %s: %s\n", m.sample, m.check.c_str(), m.detail.c_str());
     std::printf("  root:            %s\n", m.root_fen.c_str());
-    std::printf("  path:            %s\n", joined(m.path).c_str());
+    std::printf("  path:            %s\n", join_words(m.path).c_str());
     std::printf("  position:        %s\n", m.fen.c_str());
     std::printf("  reference reads: %s\n", m.reference_fen.c_str());
     if (!m.only_common.empty() || !m.only_reference.empty()) {
-        std::printf("  only gperft:     %s\n", joined(m.only_common).c_str());
-        std::printf("  only reference:  %s\n", joined(m.only_reference).c_str());
+        std::printf("  only gperft:     %s\n", join_words(m.only_common).c_str());
+        std::printf("  only reference:  %s\n", join_words(m.only_reference).c_str());
     }
 }
 

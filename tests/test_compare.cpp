@@ -122,14 +122,14 @@ TEST(Compare, AgreesWithStockfishOnSuitePositions) {
     for (const char* file : {"perft/cpw_positions.epd", "perft/perftsuite.epd"}) {
         int line = 0;
         for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
-            if (std::string(file) == "perft/perftsuite.epd" && line++ % 8 != 0) continue;  // every 8th
+            if (std::string(file) == "perft/perftsuite.epd" && line++ % 16 != 0) continue;  // every 16th
             const auto r = compare(STOCKFISH, e.fen, 3);
             EXPECT_EQ(r.status, 0) << e.fen << "\n" << r.out << r.err;
             EXPECT_TRUE(contains(r.out, "compare: agree at depth 3")) << r.out;
             ++compared;
         }
     }
-    EXPECT_GE(compared, 20);
+    EXPECT_GE(compared, 15);
 }
 
 TEST(Compare, StockfishAfterMovesAndAtDepthOne) {
@@ -187,6 +187,8 @@ struct FailingEngine {
     std::string command;
     const char* message;
 };
+
+void PrintTo(const FailingEngine& e, std::ostream* os) { *os << e.command; }
 
 class CompareEngineFailure : public testing::TestWithParam<FailingEngine> {};
 
