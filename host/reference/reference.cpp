@@ -16,7 +16,7 @@ constexpr int KING_STEPS[8] = {UP, DOWN, RIGHT, LEFT, UP + RIGHT, UP + LEFT, DOW
 constexpr int KNIGHT_STEPS[8] = {2 * UP + RIGHT, 2 * UP + LEFT, 2 * DOWN + RIGHT, 2 * DOWN + LEFT,
                                  2 * RIGHT + UP, 2 * RIGHT + DOWN, 2 * LEFT + UP, 2 * LEFT + DOWN};
 
-constexpr char EMPTY = '.', FRAME = '#';
+constexpr char EMPTY = '.';  // the frame is '#', which stops every ray
 
 // Named squares of the 10x12 board.
 constexpr int A1 = 21, C1 = 23, D1 = 24, E1 = 25, F1 = 26, G1 = 27, H1 = 28, B1 = 22;
