@@ -1,11 +1,16 @@
 // gperft perft: count the leaf nodes of the legal move tree, optionally per
-// root move in Stockfish's divide format, or as one JSON object.
+// root move in Stockfish's divide format, or as one JSON object. Deep runs
+// (from a backend-dependent depth, or whenever a deep option is given) go
+// through work units, transposition tables and an optional journal.
 #include <cstdio>
 #include <iostream>
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "deep/deep_perft.hpp"
+#include "deep/journal.hpp"
+#include "deep/work_units.hpp"
 #include "json.hpp"
 
 namespace gperft::cli {
@@ -16,26 +21,38 @@ struct PerftOptions {
     std::string moves;
     int depth = 0;
     bool divide = false;
-    int threads = 0;
-    Backend backend = Backend::Auto;
     bool json = false;
+    bool quiet = false;
+    bool stats = false;
+    DeepOptions deep;
+    bool deep_option_given = false;  // any of the options that only deep runs take
 };
 
-int run_perft_command(const PerftOptions& o) {
-    const chess::Position root = position_from(o.fen, o.moves);
-    const PerftResult r = run_perft(root, o.depth, o.backend, o.threads);
+std::string seed_hex(uint64_t seed) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(seed));
+    return buf;
+}
+
+void print_result(const PerftOptions& o, const chess::Position& root, const PerftResult& r, const DeepResult* deep) {
     const double nps = r.seconds > 0 ? double(r.nodes) / r.seconds : 0;
     if (o.json) {
         json::Object obj;
         obj.str("fen", chess::to_fen(root)).raw("depth", std::to_string(o.depth)).cnt("nodes", r.nodes);
         obj.num("seconds", r.seconds).num("nps", nps).str("backend", r.backend);
+        if (deep) {
+            obj.raw("split", std::to_string(deep->split)).cnt("units", deep->units);
+            obj.cnt("units_resumed", deep->units_resumed).cnt("hash_mb", deep->hash_mb);
+            obj.raw("device_hash_mb", std::to_string(deep->device_hash_mb)).cnt("host_hash_mb", deep->host_hash_mb);
+            obj.str("zobrist_seed", seed_hex(deep->zobrist_seed));
+        }
         if (o.divide) {
             json::Object d;
             for (const auto& [m, n] : r.divide) d.cnt(chess::move_to_uci(m), n);
             obj.raw("divide", d.text());
         }
         std::cout << obj.text() << std::endl;
-        return EXIT_OK;
+        return;
     }
     if (o.divide) {
         for (const auto& [m, n] : r.divide) std::cout << chess::move_to_uci(m) << ": " << chess::to_string(n) << "\n";
@@ -43,7 +60,73 @@ int run_perft_command(const PerftOptions& o) {
     }
     std::cout << "Nodes searched: " << chess::to_string(r.nodes) << std::endl;
     std::fprintf(stderr, "%s backend, %.3f s, %.1f M nodes/s\n", r.backend.c_str(), r.seconds, nps / 1e6);
+    if (deep && !o.quiet)
+        std::fprintf(stderr, "split %d: %zu work units (%zu from the journal), table %zu MiB, host table %zu MiB\n",
+                     deep->split, deep->units, deep->units_resumed, deep->hash_mb, deep->host_hash_mb);
+}
+
+int run_perft_command(PerftOptions o) {
+    if (o.stats && o.deep_option_given) throw std::invalid_argument("--stats does not take the deep-run options");
+    if (o.stats) return run_perft_stats(o.fen, o.moves, o.depth, o.deep.backend, o.deep.threads, o.json);
+    const chess::Position root = position_from(o.fen, o.moves);
+    const Backend backend = resolve_backend(o.deep.backend);
+    if (!o.deep_option_given && o.depth < deep_threshold(backend)) {
+        print_result(o, root, run_perft(root, o.depth, backend, o.deep.threads), nullptr);
+        return EXIT_OK;
+    }
+    o.deep.backend = backend;
+    o.deep.progress = !o.quiet;
+    try {
+        const DeepResult d = run_deep_perft(root, o.depth, o.deep);
+        print_result(o, root, d.perft, &d);
+    } catch (const JournalError& e) {
+        error(e.what());
+        return EXIT_BAD_INPUT;
+    }
     return EXIT_OK;
+}
+
+// A 64-bit seed in decimal or 0x-prefixed hexadecimal.
+CLI::Validator seed_validator() {
+    return CLI::Validator(
+        [](std::string& s) {
+            const bool hex = s.starts_with("0x") || s.starts_with("0X");
+            const std::string digits = hex ? s.substr(2) : s;
+            const char* allowed = hex ? "0123456789abcdefABCDEF" : "0123456789";
+            if (digits.empty() || digits.find_first_not_of(allowed) != std::string::npos ||
+                digits.size() > (hex ? 16u : 20u))
+                return "'" + s + "' is not a 64-bit number (decimal or 0x hex)";
+            errno = 0;
+            const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+            if (errno == ERANGE) return "'" + s + "' does not fit in 64 bits";
+            s = std::to_string(v);
+            return std::string();
+        },
+        "SEED", "SEED");
+}
+
+void add_deep_options(CLI::App& sub, PerftOptions& o) {
+    std::vector<CLI::Option*> deep;
+    deep.push_back(sub.add_option("--split", o.deep.split,
+                                  "Plies to the work units (0: none; default: chosen from depth and backend)")
+                       ->check(CLI::Range(0, MAX_SPLIT)));
+    deep.push_back(sub.add_option("--hash", o.deep.hash_mb,
+                                  "Transposition table in MiB, the device's on the GPU (0: none; default: automatic)")
+                       ->check(CLI::Range(0LL, 1LL << 22)));
+    deep.push_back(sub.add_option("--host-hash", o.deep.host_hash_mb,
+                                  "Lossless host table above the backend calls, MiB (0: none; default: automatic)")
+                       ->check(CLI::Range(0LL, 1LL << 22)));
+    deep.push_back(sub.add_option("--zobrist-seed", o.deep.zobrist_seed,
+                                  "Seed of the hash keys (rerun with another to confirm a result)")
+                       ->check(seed_validator()));
+    deep.push_back(sub.add_option("--journal", o.deep.journal,
+                                  "Append finished work units to FILE; rerun with the same arguments to resume"));
+    deep.push_back(sub.add_option("--batch-units", o.deep.batch_units, "Work units per backend call (default: adaptive)")
+                       ->check(CLI::Range(1, 1 << 24)));
+    sub.add_flag("-q,--quiet", o.quiet, "No progress bar or work-unit summary on stderr");
+    sub.callback([&o, deep] {
+        for (CLI::Option* opt : deep) o.deep_option_given |= opt->count() > 0;
+    });
 }
 
 }  // namespace
@@ -54,10 +137,15 @@ Command setup_perft(CLI::App& app) {
     sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
     sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 30));
-    sub->add_flag("--divide", o->divide, "Print the count below each root move (Stockfish's format)");
-    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
-    add_backend_option(*sub, o->backend);
+    auto* divide = sub->add_flag("--divide", o->divide, "Print the count below each root move (Stockfish's format)");
+    sub->add_flag("--stats", o->stats,
+                  "Count captures, en passant, castles, promotions, checks by kind, mates and stalemates at every "
+                  "ply (the chessprogramming Perft Results columns and the Grand Chess Tree split)")
+        ->excludes(divide);
+    sub->add_option("-t,--threads", o->deep.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_backend_option(*sub, o->deep.backend);
     sub->add_flag("--json", o->json, "Print one JSON object");
+    add_deep_options(*sub, *o);
     return {sub, [o] { return run_perft_command(*o); }};
 }
 

@@ -16,7 +16,8 @@ int default_threads() {
     return n ? int(n) : 1;
 }
 
-std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth, int threads) {
+std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int depth, int threads,
+                                     const ItemCounter& count) {
     const Attacks at = host_attacks();
     std::vector<u128> out(roots.size(), 0);
     if (depth <= 0) {
@@ -44,11 +45,11 @@ std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth,
         --d;
     }
 
-    std::vector<uint64_t> counts(items.size());
+    std::vector<u128> counts(items.size());
     std::atomic<size_t> next{0};
     auto worker = [&] {
         for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();)
-            counts[k] = perft(items[k].pos, at, d);
+            counts[k] = count(items[k].pos, d);
     };
     const int n = std::max(1, std::min<int>(nthreads, int(items.size())));
     std::vector<std::thread> pool;
@@ -57,6 +58,11 @@ std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth,
     for (auto& t : pool) t.join();
     for (size_t k = 0; k < items.size(); ++k) out[items[k].owner] += counts[k];
     return out;
+}
+
+std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth, int threads) {
+    const Attacks at = host_attacks();
+    return cpu_parallel_batch(roots, depth, threads, [at](const Position& p, int d) -> u128 { return perft(p, at, d); });
 }
 
 PerftResult cpu_perft(const Position& root, int depth, int threads) {

@@ -4,6 +4,7 @@
 // count each with the shared recursive perft (bulk counting at the last ply).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "chess/count.hpp"
@@ -13,6 +14,15 @@
 namespace gperft {
 
 int default_threads();
+
+// Counts one item (a position and its remaining depth) on one thread.
+using ItemCounter = std::function<chess::u128(const chess::Position&, int depth)>;
+
+// The batch driver behind every CPU engine: expands the roots until the
+// items keep `threads` threads busy, counts each item with `count`, and
+// sums the items of each root.
+std::vector<chess::u128> cpu_parallel_batch(const std::vector<chess::Position>& roots, int depth, int threads,
+                                            const ItemCounter& count);
 
 // perft(depth) of every root; threads <= 0 means all hardware threads.
 std::vector<chess::u128> cpu_perft_batch(const std::vector<chess::Position>& roots, int depth, int threads);

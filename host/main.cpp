@@ -6,6 +6,7 @@
 
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "frontier.hpp"
 #include "suite.hpp"
 
 using namespace gperft::cli;
@@ -13,8 +14,8 @@ using namespace gperft::cli;
 int main(int argc, char** argv) {
     CLI::App app{"gperft: GPU-accelerated perft and position analyzer"};
     app.set_version_flag("--version", "gperft 0.1.0");
-    const std::vector<Command> commands = {setup_perft(app),   setup_suite(app),   setup_verify(app),
-                                           setup_compare(app), setup_perftree(app)};
+    const std::vector<Command> commands = {setup_perft(app),   setup_suite(app),   setup_analyze(app), setup_unique(app),
+                                           setup_verify(app),  setup_compare(app), setup_perftree(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
     } catch (const chess::FenError& e) {
         error(e.what());
     } catch (const gperft::SuiteError& e) {
+        error(e.what());
+    } catch (const gperft::frontier::BudgetTooSmall& e) {
         error(e.what());
     } catch (const std::invalid_argument& e) {
         error(e.what());

@@ -11,6 +11,13 @@ namespace chess {
 
 constexpr int MAX_MOVES = 256;  // more than the 218 of any legal position
 
+// Up to this many king steps are tested one by one; beyond, a map of all
+// enemy attacks is built (results/OPTIMIZATIONS.md has the measurements).
+#ifndef CHESS_KING_STEP_TESTS
+#define CHESS_KING_STEP_TESTS 1
+#endif
+constexpr int KING_STEP_TESTS = CHESS_KING_STEP_TESTS;
+
 // Sink interface:
 //   piece_moves(from, targets, them): a move from `from` to each target;
 //       those in `them` are captures.
@@ -91,20 +98,43 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
                (at.bishop(sq, o) & their_diag) || (at.rook(sq, o) & their_orth);
     };
 
-    // King steps. The king leaves the occupancy so it cannot shield a square
-    // behind itself from a slider that checks it.
-    {
-        const Bitboard occ_without_king = occ ^ square_bb(ksq);
-        Bitboard steps = at.king(ksq) & ~us, safe = 0;
-        while (steps) {
-            const int to = pop_lsb(steps);
-            if (!attacked(to, occ_without_king)) safe |= square_bb(to);
-        }
-        sink.piece_moves(ksq, safe, them);
-    }
-
     const Bitboard checkers = (at.pawn(Us, ksq) & their_pawns) | (at.knight(ksq) & their_knights) |
                               (at.bishop(ksq, occ) & their_diag) | (at.rook(ksq, occ) & their_orth);
+
+    // Castling (3.8) is tried when the rights remain, the squares between
+    // king and rook are empty and the king is not in check; the king must
+    // then neither cross nor land on an attacked square.
+    constexpr int R = Us == WHITE ? 0 : 56;
+    constexpr Bitboard OO_EMPTY = square_bb(R + 5) | square_bb(R + 6), OO_PATH = OO_EMPTY;
+    constexpr Bitboard OOO_EMPTY = square_bb(R + 1) | square_bb(R + 2) | square_bb(R + 3);
+    constexpr Bitboard OOO_PATH = square_bb(R + 2) | square_bb(R + 3);
+    const bool try_oo = !checkers && (p.castling & (Us == WHITE ? WHITE_OO : BLACK_OO)) && !(occ & OO_EMPTY);
+    const bool try_ooo = !checkers && (p.castling & (Us == WHITE ? WHITE_OOO : BLACK_OOO)) && !(occ & OOO_EMPTY);
+
+    // King steps and castling. Attacks are seen through our own king, so it
+    // cannot shield a square behind itself from a slider that checks it.
+    // A few king steps are tested one by one; with more, or with castling to
+    // check, one map of every enemy attack is cheaper (results/OPTIMIZATIONS.md).
+    {
+        const Bitboard occ_without_king = occ ^ square_bb(ksq);
+        Bitboard steps = at.king(ksq) & ~us;
+        if (try_oo || try_ooo || popcount(steps) > KING_STEP_TESTS) {
+            Bitboard danger = pawn_attacks_bb<Them>(their_pawns) | at.king(p.king[Them]);
+            for (Bitboard b = their_knights; b;) danger |= at.knight(pop_lsb(b));
+            for (Bitboard b = their_diag; b;) danger |= at.bishop(pop_lsb(b), occ_without_king);
+            for (Bitboard b = their_orth; b;) danger |= at.rook(pop_lsb(b), occ_without_king);
+            sink.piece_moves(ksq, steps & ~danger, them);
+            if (try_oo && !(danger & OO_PATH)) sink.single(Move(R + 4, R + 6, KING_CASTLE));
+            if (try_ooo && !(danger & OOO_PATH)) sink.single(Move(R + 4, R + 2, QUEEN_CASTLE));
+        } else {
+            Bitboard safe = 0;
+            while (steps) {
+                const int to = pop_lsb(steps);
+                if (!attacked(to, occ_without_king)) safe |= square_bb(to);
+            }
+            sink.piece_moves(ksq, safe, them);
+        }
+    }
     if (more_than_one(checkers)) return;  // double check: only the king moves
 
     // Other pieces must land on `target`: any non-own square, or when in
@@ -174,20 +204,6 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
                                  (at.rook(ksq, o) & their_orth);
             if (!exposed) sink.single(Move(from, p.ep, EP_CAPTURE));
         }
-    }
-
-    // Castling (3.8): rights, empty squares between king and rook, and the
-    // king neither in check nor crossing or landing on an attacked square.
-    if (!checkers) {
-        constexpr int R = Us == WHITE ? 0 : 56;
-        constexpr uint8_t OO = Us == WHITE ? WHITE_OO : BLACK_OO;
-        constexpr uint8_t OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
-        if ((p.castling & OO) && !(occ & (square_bb(R + 5) | square_bb(R + 6))) && !attacked(R + 5, occ) &&
-            !attacked(R + 6, occ))
-            sink.single(Move(R + 4, R + 6, KING_CASTLE));
-        if ((p.castling & OOO) && !(occ & (square_bb(R + 1) | square_bb(R + 2) | square_bb(R + 3))) &&
-            !attacked(R + 3, occ) && !attacked(R + 2, occ))
-            sink.single(Move(R + 4, R + 2, QUEEN_CASTLE));
     }
 }
 

@@ -64,6 +64,29 @@ struct alignas(16) Position {
 };
 static_assert(sizeof(Position) == 48, "Position layout is part of the device ABI");
 
+// Adds a man of colour c and type t on an empty square; a king also becomes
+// its colour's king square. For building and editing positions off the hot
+// paths (FEN reading, retracting moves).
+CHESS_FI void put_piece(Position& p, int sq, Color c, PieceType t) {
+    const Bitboard b = square_bb(sq);
+    p.color[c] |= b;
+    if (t == PAWN) p.pawns |= b;
+    if (t == BISHOP || t == QUEEN) p.diag |= b;
+    if (t == ROOK || t == QUEEN) p.orth |= b;
+    if (t == KING) p.king[c] = uint8_t(sq);
+}
+
+// Empties a square of the piece sets (a king square stays as it is: the
+// caller moves the king with put_piece).
+CHESS_FI void clear_square(Position& p, int sq) {
+    const Bitboard keep = ~square_bb(sq);
+    p.color[WHITE] &= keep;
+    p.color[BLACK] &= keep;
+    p.pawns &= keep;
+    p.diag &= keep;
+    p.orth &= keep;
+}
+
 // Pieces of colour `by` that attack sq, given occupancy occ.
 CHESS_FI Bitboard attackers_to(const Position& p, const Attacks& at, int sq, Bitboard occ, Color by) {
     return ((at.pawn(~by, sq) & p.pawns) | (at.knight(sq) & p.knights()) | (at.king(sq) & p.kings()) |

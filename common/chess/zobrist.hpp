@@ -47,6 +47,29 @@ struct Zobrist {
         if (p.stm == BLACK) k.mix(d->black_to_move);
         return k;
     }
+
+    // The key of `child`, one move after `parent` whose key is k: only the
+    // squares whose contents differ are rehashed, so the result equals
+    // key(child) whatever move was played (no per-move-kind cases to keep in
+    // step with apply_move).
+    CHESS_HD Key128 child_key(const Position& parent, const Position& child, Key128 k) const {
+        Bitboard changed = (parent.color[WHITE] ^ child.color[WHITE]) | (parent.color[BLACK] ^ child.color[BLACK]) |
+                           (parent.pawns ^ child.pawns) | (parent.diag ^ child.diag) | (parent.orth ^ child.orth);
+        while (changed) {
+            const int sq = pop_lsb(changed);
+            const Piece before = parent.piece_on(sq), after = child.piece_on(sq);
+            if (before != NO_PIECE) k.mix(d->piece[before][sq]);
+            if (after != NO_PIECE) k.mix(d->piece[after][sq]);
+        }
+        if (parent.castling != child.castling) {
+            k.mix(d->castling[parent.castling]);
+            k.mix(d->castling[child.castling]);
+        }
+        if (parent.ep != SQ_NONE) k.mix(d->ep_file[file_of(parent.ep)]);
+        if (child.ep != SQ_NONE) k.mix(d->ep_file[file_of(child.ep)]);
+        if (parent.stm != child.stm) k.mix(d->black_to_move);
+        return k;
+    }
 };
 
 // Keys drawn from splitmix64 started at `seed`.

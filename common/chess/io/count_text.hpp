@@ -11,12 +11,13 @@ namespace chess {
 
 inline std::string to_string(u128 v) {
     if (v == 0) return "0";
-    std::string s;
+    char buf[40];  // 2^128 has 39 digits
+    char* p = buf + sizeof buf;
     while (v) {
-        s.insert(s.begin(), char('0' + int(v % 10)));
+        *--p = char('0' + int(v % 10));
         v /= 10;
     }
-    return s;
+    return std::string(p, buf + sizeof buf);
 }
 
 // Parses a non-negative decimal count; nullopt on anything else or overflow.

@@ -22,19 +22,15 @@ std::vector<std::string_view> split_fields(std::string_view s) {
     return out;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
-
-void place(Position& p, int sq, Color c, PieceType t) {
-    const Bitboard b = square_bb(sq);
-    p.color[c] |= b;
-    if (t == PAWN) p.pawns |= b;
-    if (t == BISHOP || t == QUEEN) p.diag |= b;
-    if (t == ROOK || t == QUEEN) p.orth |= b;
-    if (t == KING) p.king[c] = uint8_t(sq);
+std::string quoted(std::string_view s) {
+    std::string out(1, '\'');  // built by appending: g++ 12 warns falsely on "'" + string
+    out.append(s);
+    return out += '\'';
 }
 
-// Field 1. Returns the number of kings of each colour through `kings`.
-void parse_placement(std::string_view field, Position& p, int kings[2]) {
+// Field 1. Fills the board as written and returns the number of kings of
+// each colour through `kings`.
+void parse_placement(std::string_view field, Position& p, Piece board[64], int kings[2]) {
     static constexpr std::string_view LETTERS = "pnbrqk";
     int rank = 7, file = 0, ranks_seen = 1;
     for (char ch : field) {
@@ -62,7 +58,8 @@ void parse_placement(std::string_view field, Position& p, int kings[2]) {
             const Color c = ch == lower ? BLACK : WHITE;
             const PieceType t = PieceType(PAWN + idx);
             if (t == KING) ++kings[c];
-            place(p, make_square(file, rank), c, t);
+            put_piece(p, make_square(file, rank), c, t);
+            board[make_square(file, rank)] = make_piece(c, t);
             ++file;
         }
     }
@@ -108,14 +105,15 @@ unsigned parse_counter(std::string_view field, const char* name, unsigned max) {
 // X-FEN writes Chess960 rights with KQkq: a king between the b and g files
 // on its back rank with a rook of its colour beyond it, on that rank, on the
 // side of the right, is most likely such a position.
-std::string chess960_hint(const Position& p, Color c, int corner) {
-    const int k = p.king[c];
-    if (rank_of(k) != rank_of(corner) || file_of(k) == 0 || file_of(k) == 7) return "";
-    for (Bitboard b = p.rooks() & p.color[c]; b;) {
-        const int sq = pop_lsb(b);
-        if (rank_of(sq) == rank_of(k) && (file_of(sq) > file_of(k)) == (file_of(corner) > file_of(k)))
+std::string chess960_hint(const Piece board[64], Color c, int corner) {
+    const int rank = rank_of(corner) * 8;
+    int king = -1;
+    for (int f = 1; f < 7; ++f)
+        if (board[rank + f] == make_piece(c, KING)) king = f;
+    if (king < 0) return "";
+    for (int f = 0; f < 8; ++f)
+        if (board[rank + f] == make_piece(c, ROOK) && (f > king) == (file_of(corner) > king))
             return " (Chess960 castling rights are unsupported)";
-    }
     return "";
 }
 
@@ -126,15 +124,27 @@ std::string square_name(int sq) {
     return std::string{char('a' + file_of(sq)), char('1' + rank_of(sq))};
 }
 
-std::vector<std::string> generation_problems(const Position& p, const Attacks& at) {
+namespace {
+
+// Problems readable from the board alone (pawns on the back ranks, castling
+// rights), plus the side not to move being in check when `checkable` (a
+// position with one king each) is given; in generation_problems' order.
+std::vector<std::string> board_problems(const Piece board[64], uint8_t castling, const Position* checkable,
+                                        const Attacks& at) {
     std::vector<std::string> problems;
     for (Color c : {WHITE, BLACK}) {
-        if (p.pawns & p.color[c] & (RANK_1 | RANK_8))
-            problems.push_back(std::string(COLOR_NAME[c]) + " has a pawn on rank 1 or 8");
+        for (int sq = 0; sq < 64; ++sq) {
+            if (board[sq] == make_piece(c, PAWN) && (rank_of(sq) == 0 || rank_of(sq) == 7)) {
+                problems.push_back(std::string(COLOR_NAME[c]) + " has a pawn on rank 1 or 8");
+                break;
+            }
+        }
     }
-    const Position& q = p;
-    if (attackers_to(q, at, q.king[~q.stm], q.occupied(), q.stm))
-        problems.push_back(std::string(COLOR_NAME[~q.stm]) + " (not to move) is in check");
+    if (checkable) {
+        const Position& q = *checkable;
+        if (attackers_to(q, at, q.king[~q.stm], q.occupied(), q.stm))
+            problems.push_back(std::string(COLOR_NAME[~q.stm]) + " (not to move) is in check");
+    }
     struct Right {
         uint8_t bit;
         char letter;
@@ -146,36 +156,50 @@ std::vector<std::string> generation_problems(const Position& p, const Attacks& a
                                  {BLACK_OO, 'k', BLACK, SQ_E8, SQ_H8},
                                  {BLACK_OOO, 'q', BLACK, SQ_E8, SQ_A8}};
     for (const Right& r : RIGHTS) {
-        if (!(p.castling & r.bit)) continue;
-        if (p.king[r.c] != r.king)
+        if (!(castling & r.bit)) continue;
+        if (board[r.king] != make_piece(r.c, KING))
             problems.push_back(std::string("castling right '") + r.letter + "' but the " + COLOR_NAME[r.c] +
-                               " king is not on " + square_name(r.king) + chess960_hint(p, r.c, r.rook));
-        else if (!(p.rooks() & p.color[r.c] & square_bb(r.rook)))
+                               " king is not on " + square_name(r.king) + chess960_hint(board, r.c, r.rook));
+        else if (board[r.rook] != make_piece(r.c, ROOK))
             problems.push_back(std::string("castling right '") + r.letter + "' but no " + COLOR_NAME[r.c] +
-                               " rook on " + square_name(r.rook) + chess960_hint(p, r.c, r.rook));
+                               " rook on " + square_name(r.rook) + chess960_hint(board, r.c, r.rook));
     }
     return problems;
 }
 
 // Checks the given en-passant square: right rank, empty, the double-pushed
-// pawn in front of it and its origin square empty.
-static void check_ep(const Position& p, int ep, std::string_view field) {
+// pawn in front of it and its origin square empty. Returns the first
+// failure's message, or "" when the square is consistent with the board.
+std::string ep_problem(const Position& p, int ep, std::string_view field) {
     const Color us = p.stm, them = ~us;
     const int expected_rank = us == WHITE ? 5 : 2;
     if (rank_of(ep) != expected_rank)
-        throw FenError("FEN en passant: " + quoted(field) + " is not on rank " + std::to_string(expected_rank + 1) +
-                       " (" + COLOR_NAME[us] + " to move)");
+        return "FEN en passant: " + quoted(field) + " is not on rank " + std::to_string(expected_rank + 1) + " (" +
+               COLOR_NAME[us] + " to move)";
     const int pushed = us == WHITE ? ep - 8 : ep + 8;
     const int origin = us == WHITE ? ep + 8 : ep - 8;
     if (!(p.pawns & p.color[them] & square_bb(pushed)))
-        throw FenError("FEN en passant: " + quoted(field) + " has no " + COLOR_NAME[them] + " pawn on " +
-                       square_name(pushed) + " that could just have double-pushed");
+        return "FEN en passant: " + quoted(field) + " has no " + COLOR_NAME[them] + " pawn on " + square_name(pushed) +
+               " that could just have double-pushed";
     if (p.occupied() & (square_bb(ep) | square_bb(origin)))
-        throw FenError("FEN en passant: " + quoted(field) + " needs " + square_name(ep) + " and " +
-                       square_name(origin) + " empty");
+        return "FEN en passant: " + quoted(field) + " needs " + square_name(ep) + " and " + square_name(origin) +
+               " empty";
+    return "";
 }
 
-Position parse_fen(std::string_view fen, const Attacks& at) {
+}  // namespace
+
+void board_of(const Position& p, Piece board[64]) {
+    for (int sq = 0; sq < 64; ++sq) board[sq] = p.piece_on(sq);
+}
+
+std::vector<std::string> generation_problems(const Position& p, const Attacks& at) {
+    Piece board[64];
+    board_of(p, board);
+    return board_problems(board, p.castling, &p, at);
+}
+
+FenReading read_fen(std::string_view fen, const Attacks& at) {
     const auto fields = split_fields(fen);
     if (fields.empty()) throw FenError("FEN: empty");
     if (fields.size() < 4)
@@ -183,10 +207,11 @@ Position parse_fen(std::string_view fen, const Attacks& at) {
                        " fields, expected 4 to 6 (placement, side, castling, en passant[, halfmove, fullmove])");
     if (fields.size() > 6) throw FenError("FEN: trailing text " + quoted(fields[6]) + " after the 6 fields");
 
-    Position p{};
+    FenReading r;
+    Position& p = r.pos;
+    p = Position{};
     p.ep = SQ_NONE;
-    int kings[2] = {0, 0};
-    parse_placement(fields[0], p, kings);
+    parse_placement(fields[0], p, r.board, r.kings);
 
     if (fields[1] == "w")
         p.stm = WHITE;
@@ -197,30 +222,40 @@ Position parse_fen(std::string_view fen, const Attacks& at) {
 
     p.castling = parse_castling(fields[2]);
 
-    int ep = SQ_NONE;
     if (fields[3] != "-") {
         const auto f = fields[3];
         if (f.size() != 2 || f[0] < 'a' || f[0] > 'h' || f[1] < '1' || f[1] > '8')
             throw FenError("FEN en passant: " + quoted(f) + " is not '-' or a square");
-        ep = make_square(f[0] - 'a', f[1] - '1');
+        r.ep_written = make_square(f[0] - 'a', f[1] - '1');
     }
     p.halfmove = fields.size() > 4 ? uint8_t(parse_counter(fields[4], "halfmove clock", 255)) : 0;
     const unsigned full = fields.size() > 5 ? parse_counter(fields[5], "fullmove number", 65535) : 1;
     p.fullmove = uint16_t(full == 0 ? 1 : full);
 
+    // The refusals, in the order parse_fen reports the first of them.
     for (Color c : {WHITE, BLACK}) {
-        if (kings[c] != 1)
-            throw FenError("FEN position: " + std::string(COLOR_NAME[c]) + " has " + std::to_string(kings[c]) +
-                           " kings, expected exactly one");
+        if (r.kings[c] != 1)
+            r.refusals.push_back("FEN position: " + std::string(COLOR_NAME[c]) + " has " + std::to_string(r.kings[c]) +
+                                 " kings, expected exactly one");
     }
-    if (ep != SQ_NONE) {
-        check_ep(p, ep, fields[3]);
-        const Bitboard beside = east(square_bb(ep ^ 8)) | west(square_bb(ep ^ 8));
-        if (beside & p.pawns & p.color[p.stm]) p.ep = uint8_t(ep);
+    if (r.ep_written != SQ_NONE) {
+        const std::string why = ep_problem(p, r.ep_written, fields[3]);
+        const Bitboard beside = east(square_bb(r.ep_written ^ 8)) | west(square_bb(r.ep_written ^ 8));
+        if (!why.empty())
+            r.refusals.push_back(why);
+        else if (beside & p.pawns & p.color[p.stm])
+            p.ep = uint8_t(r.ep_written);
     }
-    const auto problems = generation_problems(p, at);
-    if (!problems.empty()) throw FenError("FEN position: " + problems.front());
-    return p;
+    r.kings_valid = r.kings[WHITE] == 1 && r.kings[BLACK] == 1;
+    for (const std::string& problem : board_problems(r.board, p.castling, r.kings_valid ? &p : nullptr, at))
+        r.refusals.push_back("FEN position: " + problem);
+    return r;
+}
+
+Position parse_fen(std::string_view fen, const Attacks& at) {
+    FenReading r = read_fen(fen, at);
+    if (!r.refusals.empty()) throw FenError(r.refusals.front());
+    return r.pos;
 }
 
 std::string to_fen(const Position& p) {

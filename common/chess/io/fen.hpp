@@ -18,6 +18,25 @@ struct FenError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// What a FEN says, read for syntax only. The board is kept as written (any
+// number of kings); `pos` holds it too, but is meaningful for move generation
+// only when `refusals` is empty.
+struct FenReading {
+    Position pos{};
+    Piece board[64] = {};
+    int kings[2] = {0, 0};
+    bool kings_valid = false;  // exactly one king of each colour
+    int ep_written = SQ_NONE;  // the en-passant field's square, or SQ_NONE for '-'
+    // Every reason parse_fen refuses the position, in its order (parse_fen
+    // throws the first): king counts, the en-passant square, then
+    // generation_problems (the check test only when kings_valid).
+    std::vector<std::string> refusals;
+};
+
+// Reads a FEN like parse_fen but throws FenError only for malformed text;
+// positions that parse_fen refuses come back with their refusals.
+FenReading read_fen(std::string_view fen, const Attacks& at = host_attacks());
+
 // Parses a FEN with four (EPD-style) or six fields. The en-passant square is
 // kept only when a pawn of the side to move stands beside the pawn that
 // double-pushed (the same rule apply_move follows), so equal positions
@@ -30,6 +49,9 @@ std::string to_fen(const Position& p);
 // The position's legality problems that make move generation undefined;
 // empty when there are none. parse_fen throws on the first of them.
 std::vector<std::string> generation_problems(const Position& p, const Attacks& at = host_attacks());
+
+// The piece on each square of p.
+void board_of(const Position& p, Piece board[64]);
 
 std::string square_name(int sq);
 

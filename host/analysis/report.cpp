@@ -1,0 +1,201 @@
+#include "analysis/report.hpp"
+
+#include <sstream>
+
+#include "analysis/legality.hpp"
+#include "chess/stats.hpp"
+#include "json.hpp"
+#include "parallel.hpp"
+
+namespace gperft::analysis {
+
+using namespace chess;
+
+namespace {
+
+const char* const COLOR_NAME[2] = {"White", "Black"};
+
+MateVerdict verdict(MateAnswer a, std::string reason) { return {a, {}, std::move(reason)}; }
+
+// What the cheap tests decide about each side's mating chances.
+void quick_mate_verdicts(PositionReport& r) {
+    const Color stm = r.position.stm;
+    if (*r.checkmate) {
+        r.can_mate[~stm] = verdict(MateAnswer::Yes, "checkmate is on the board");
+        r.can_mate[stm] = verdict(MateAnswer::No, "the game is over: " + std::string(COLOR_NAME[stm]) + " is checkmated");
+        return;
+    }
+    if (*r.stalemate) {
+        for (Color c : {WHITE, BLACK}) r.can_mate[c] = verdict(MateAnswer::No, "the game is over: stalemate");
+        return;
+    }
+    if (*r.insufficient_material) {
+        for (Color c : {WHITE, BLACK}) r.can_mate[c] = verdict(MateAnswer::No, "insufficient material");
+        return;
+    }
+    for (Color c : {WHITE, BLACK}) {
+        if (r.position.color[c] == square_bb(r.position.king[c]))
+            r.can_mate[c] = verdict(MateAnswer::No, std::string(COLOR_NAME[c]) + " has only its king");
+        else
+            r.open[c] = true;
+    }
+}
+
+void set_dead(PositionReport& r) {
+    if (!r.can_mate[WHITE] || !r.can_mate[BLACK]) return;
+    const MateAnswer w = r.can_mate[WHITE]->answer, b = r.can_mate[BLACK]->answer;
+    if (w == MateAnswer::Yes || b == MateAnswer::Yes)
+        r.dead = false;
+    else if (w == MateAnswer::No && b == MateAnswer::No)
+        r.dead = true;
+}
+
+std::string json_list(const std::vector<std::string>& items) {
+    std::string out = "[";
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + json::quote(items[i]);
+    return out + "]";
+}
+
+template <class T>
+std::string json_opt(const std::optional<T>& v) {
+    if (!v) return "null";
+    if constexpr (std::is_same_v<T, bool>)
+        return *v ? "true" : "false";
+    else
+        return std::to_string(*v);
+}
+
+std::string uci_line(const std::vector<Move>& moves) {
+    std::string out;
+    for (Move m : moves) {
+        if (!out.empty()) out += ' ';
+        out += move_to_uci(m);
+    }
+    return out;
+}
+
+std::string yes_no(const std::optional<bool>& v) { return !v ? "undefined" : *v ? "yes" : "no"; }
+
+}  // namespace
+
+PositionReport quick_analysis(const std::string& fen, const Attacks& at) {
+    PositionReport r;
+    r.fen = fen;
+    FenReading reading;
+    try {
+        reading = read_fen(fen, at);
+    } catch (const FenError& e) {
+        r.problems.push_back(e.what());
+        return r;
+    }
+    r.parsed = true;
+    r.problems = legality_problems(reading, at);
+    r.legal = r.problems.empty();
+    if (reading.kings_valid) r.insufficient_material = insufficient_material(reading.board);
+    if (!reading.refusals.empty()) return r;
+
+    fill_position(r, reading.pos, at);
+    return r;
+}
+
+void fill_position(PositionReport& r, const Position& p, const Attacks& at) {
+    r.position = p;
+    const uint32_t n = count_moves(p, at);
+    r.moves = int(n);
+    r.check = in_check(p, at);
+    r.checkmate = *r.check && n == 0;
+    r.stalemate = !*r.check && n == 0;
+    r.insufficient_material = chess::insufficient_material(p);
+    quick_mate_verdicts(r);
+    set_dead(r);
+}
+
+void finish_analysis(PositionReport& r, const AnalyzeOptions& o) {
+    for (Color c : {WHITE, BLACK}) {
+        if (!r.open[c]) continue;
+        r.can_mate[c] = o.search ? can_checkmate(r.position, c, o.budget) : verdict(MateAnswer::Unknown, "not searched");
+        r.open[c] = false;
+    }
+    set_dead(r);
+}
+
+std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads) {
+    std::vector<PositionReport> reports(fens.size());
+    const Attacks at = host_attacks();
+    parallel_for(fens.size(), threads, [&](size_t i) { reports[i] = quick_analysis(fens[i], at); });
+    std::vector<size_t> open;
+    for (size_t i = 0; i < reports.size(); ++i)
+        if (reports[i].open[WHITE] || reports[i].open[BLACK]) open.push_back(i);
+    parallel_for(open.size(), threads, [&](size_t k) { finish_analysis(reports[open[k]], o); });
+    return reports;
+}
+
+std::string fen_part_of_line(const std::string& line) {
+    const std::string head = line.substr(0, line.find(';'));
+    std::istringstream in(head);
+    std::vector<std::string> fields;
+    for (std::string f; in >> f;) fields.push_back(f);
+    auto is_number = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
+    const bool counters = fields.size() <= 6 && (fields.size() < 5 || is_number(fields[4])) &&
+                          (fields.size() < 6 || is_number(fields[5]));
+    if (counters || fields.size() < 4) return head;
+    return fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3];
+}
+
+std::string report_json(const PositionReport& r) {
+    json::Object o;
+    o.str("fen", r.fen).boolean("legal", r.legal).raw("problems", json_list(r.problems));
+    o.raw("check", json_opt(r.check)).raw("checkmate", json_opt(r.checkmate)).raw("stalemate", json_opt(r.stalemate));
+    o.raw("moves", json_opt(r.moves)).raw("insufficient_material", json_opt(r.insufficient_material));
+    for (Color c : {WHITE, BLACK}) {
+        const std::string side = c == WHITE ? "white" : "black";
+        const auto& v = r.can_mate[c];
+        o.raw(side + "_can_mate", !v || v->answer == MateAnswer::Unknown ? "null"
+                                  : v->answer == MateAnswer::Yes         ? "true"
+                                                                         : "false");
+        if (v && v->answer == MateAnswer::Yes) o.str(side + "_helpmate", uci_line(v->helpmate));
+        if (v && v->answer != MateAnswer::Yes) o.str(side + "_reason", v->reason);
+    }
+    o.raw("dead", json_opt(r.dead));
+    if (const auto& rep = r.repetition) {
+        o.boolean("threefold_claim", rep->threefold_claim).boolean("fifty_move_claim", rep->fifty_move_claim);
+        o.boolean("fivefold", rep->fivefold).boolean("seventy_five_move", rep->seventy_five_move);
+        o.raw("occurrences", std::to_string(rep->occurrences)).raw("halfmove_clock", std::to_string(rep->halfmove_clock));
+        o.raw("game_over_ply", rep->game_over_ply < 0 ? "null" : std::to_string(rep->game_over_ply));
+    }
+    return o.text();
+}
+
+std::string report_text(const PositionReport& r) {
+    std::ostringstream out;
+    out << r.fen << "\n";
+    out << "  legal: " << (r.legal ? "yes" : "no") << "\n";
+    for (const std::string& p : r.problems) out << "  problem: " << p << "\n";
+    if (r.moves)
+        out << "  check: " << yes_no(r.check) << ", checkmate: " << yes_no(r.checkmate)
+            << ", stalemate: " << yes_no(r.stalemate) << ", legal moves: " << *r.moves << "\n";
+    if (r.insufficient_material) out << "  insufficient material: " << yes_no(r.insufficient_material) << "\n";
+    for (Color c : {WHITE, BLACK}) {
+        const auto& v = r.can_mate[c];
+        if (!v) continue;
+        out << "  " << COLOR_NAME[c] << " can mate: ";
+        if (v->answer == MateAnswer::Yes)
+            out << "yes" << (v->helpmate.empty() ? " (" + v->reason + ")" : ", helpmate " + uci_line(v->helpmate)) << "\n";
+        else
+            out << (v->answer == MateAnswer::No ? "no" : "unknown") << " (" << v->reason << ")\n";
+    }
+    if (r.can_mate[WHITE] && r.can_mate[BLACK]) out << "  dead: " << (r.dead ? yes_no(r.dead) : "unknown") << "\n";
+    if (const auto& rep = r.repetition) {
+        out << "  threefold repetition claim: " << (rep->threefold_claim ? "yes" : "no") << " (position occurred "
+            << rep->occurrences << (rep->occurrences == 1 ? " time)\n" : " times)\n");
+        out << "  fifty-move claim: " << (rep->fifty_move_claim ? "yes" : "no") << " (halfmove clock "
+            << rep->halfmove_clock << ")\n";
+        out << "  fivefold repetition: " << (rep->fivefold ? "yes" : "no")
+            << ", seventy-five-move rule: " << (rep->seventy_five_move ? "yes" : "no");
+        if (rep->game_over_ply >= 0) out << " (the game ended at ply " << rep->game_over_ply << ")";
+        out << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace gperft::analysis

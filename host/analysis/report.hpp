@@ -1,0 +1,63 @@
+// The analyzer's verdict on one position: legality problems, check, mate,
+// stalemate, move count, insufficient material, whether each side can still
+// checkmate, and whether the position is dead. Computed in two stages so that
+// a batch runs the cheap tests for every position and the helpmate search
+// only for the sides the cheap tests leave open.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/repetition.hpp"
+#include "analysis/unwinnable.hpp"
+#include "chess/io/fen.hpp"
+
+namespace gperft::analysis {
+
+struct AnalyzeOptions {
+    bool search = true;  // run the helpmate search for sides the quick tests leave open
+    MateBudget budget;
+};
+
+struct PositionReport {
+    std::string fen;  // as given
+    bool parsed = false;  // false: the text is not FEN, problems[0] says why
+    bool legal = false;   // parsed and no problem found
+    std::vector<std::string> problems;
+    // Defined when move generation is (one king each, and none of parse_fen's
+    // refusals); otherwise left empty.
+    std::optional<bool> check, checkmate, stalemate;
+    std::optional<int> moves;
+    std::optional<bool> insufficient_material;  // defined with one king each
+    std::optional<MateVerdict> can_mate[2];     // by colour; empty until decided or searched
+    std::optional<bool> dead;                   // both No: true; either Yes: false
+    std::optional<RepetitionReport> repetition;
+
+    chess::Position position{};  // usable when `check` is set
+    bool open[2] = {false, false};  // can_mate[c] waits for the search
+};
+
+// Everything but the search. Never throws: text that is not FEN comes back
+// with parsed = false.
+PositionReport quick_analysis(const std::string& fen, const chess::Attacks& at = chess::host_attacks());
+
+// The move-generation part of quick_analysis for a position known to be
+// fit for it (one king each, none of parse_fen's refusals).
+void fill_position(PositionReport& r, const chess::Position& p, const chess::Attacks& at = chess::host_attacks());
+
+// Searches the open sides (or answers Unknown without searching) and sets dead.
+void finish_analysis(PositionReport& r, const AnalyzeOptions& o);
+
+// Both stages over a batch, with `threads` threads (<= 0: all).
+std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads);
+
+// The FEN part of a line of a position file: text before any ';', and only
+// the four EPD fields when EPD operations follow them.
+std::string fen_part_of_line(const std::string& line);
+
+// Output: one JSON object (a JSON Lines record), or an indented text block.
+std::string report_json(const PositionReport& r);
+std::string report_text(const PositionReport& r);
+
+}  // namespace gperft::analysis

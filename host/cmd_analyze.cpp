@@ -1,0 +1,108 @@
+// gperft analyze: legality, check/mate/stalemate, insufficient material,
+// mating chances and dead positions for one FEN or a file of them, with
+// repetition and move-count rules when a move history is given.
+#include <fstream>
+#include <iostream>
+
+#include "analysis/report.hpp"
+#include "chess/io/fen.hpp"
+#include "cli.hpp"
+
+namespace gperft::cli {
+namespace {
+
+constexpr size_t CHUNK_LINES = 1 << 16;  // positions read, analysed and written at a time
+
+struct AnalyzeCommandOptions {
+    std::string fen, file, moves;
+    bool json = false;
+    bool no_search = false;
+    uint64_t budget = analysis::MateBudget{}.max_nodes;
+    int threads = 0;
+};
+
+analysis::AnalyzeOptions analyze_options(const AnalyzeCommandOptions& o) {
+    analysis::AnalyzeOptions a;
+    a.search = !o.no_search;
+    a.budget.max_nodes = o.budget;
+    return a;
+}
+
+void write(const analysis::PositionReport& r, bool json) {
+    std::cout << (json ? analysis::report_json(r) + "\n" : analysis::report_text(r));
+}
+
+int analyze_one(const AnalyzeCommandOptions& o) {
+    std::string fen = o.fen;
+    std::optional<analysis::RepetitionReport> repetition;
+    if (!o.moves.empty()) {
+        const chess::FenReading reading = chess::read_fen(fen);
+        if (!reading.refusals.empty())
+            throw std::invalid_argument("--moves: cannot play moves from this position: " + reading.refusals.front());
+        const auto game = analysis::play_line(reading.pos, o.moves);
+        repetition = analysis::repetition_report(game);
+        fen = chess::to_fen(game.back());
+    }
+    auto reports = analysis::analyze_batch({fen}, analyze_options(o), o.threads);
+    if (!reports[0].parsed) throw chess::FenError(reports[0].problems.front());
+    reports[0].repetition = repetition;
+    write(reports[0], o.json);
+    return EXIT_OK;
+}
+
+int analyze_file(const AnalyzeCommandOptions& o) {
+    std::ifstream in(o.file);
+    if (!in) throw std::invalid_argument("cannot open " + o.file);
+    size_t line_no = 0, malformed = 0;
+    std::string first_malformed;
+    for (bool more = true; more;) {
+        std::vector<std::string> fens;
+        std::vector<size_t> lines;
+        std::string line;
+        while (fens.size() < CHUNK_LINES && (more = bool(std::getline(in, line)))) {
+            ++line_no;
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            const size_t start = line.find_first_not_of(" \t");
+            if (start == std::string::npos || line[start] == '#') continue;
+            fens.push_back(analysis::fen_part_of_line(line.substr(start)));
+            lines.push_back(line_no);
+        }
+        const auto reports = analysis::analyze_batch(fens, analyze_options(o), o.threads);
+        for (size_t i = 0; i < reports.size(); ++i) {
+            if (!reports[i].parsed && malformed++ == 0)
+                first_malformed = "line " + std::to_string(lines[i]) + ": " + reports[i].problems.front();
+            write(reports[i], o.json);
+        }
+    }
+    std::cout.flush();
+    if (malformed) {
+        error(o.file + ": " + std::to_string(malformed) + " line(s) are not FEN; the first is " + first_malformed);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+}  // namespace
+
+Command setup_analyze(CLI::App& app) {
+    auto o = std::make_shared<AnalyzeCommandOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "analyze", "Legality, check/mate/stalemate, insufficient material and mating chances of positions");
+    auto* fen = sub->add_option("--fen", o->fen, "The position (it may be illegal: the analysis says why)");
+    auto* file = sub->add_option("--file", o->file, "A file with one FEN or EPD per line ('#' comments)")
+                     ->check(CLI::ExistingFile);
+    fen->excludes(file);
+    sub->add_option("--moves", o->moves, "UCI moves played from --fen: the report adds repetition and move-count rules")
+        ->needs(fen);
+    sub->add_flag("--json", o->json, "Write one JSON object per position (JSON Lines)");
+    sub->add_option("--budget", o->budget, "Search nodes per side for the helpmate search")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    sub->add_flag("--no-search", o->no_search, "Skip the helpmate search (sides it would decide stay unknown)");
+    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    return {sub, [o, fen, file] {
+                if (!*fen && !*file) throw std::invalid_argument("analyze: give --fen FEN or --file FILE");
+                return *fen ? analyze_one(*o) : analyze_file(*o);
+            }};
+}
+
+}  // namespace gperft::cli

@@ -1,0 +1,44 @@
+// The counting engine behind deep runs: perft of a batch of positions on the
+// chosen backend, with the options the backends take (table size, Zobrist
+// seed) and the state that must outlive one batch (the CPU table).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend.hpp"
+#include "chess/zobrist.hpp"
+#include "deep/tt.hpp"
+
+namespace gperft {
+
+struct EngineOptions {
+    Backend backend = Backend::Auto;
+    int threads = 0;        // CPU threads (also the host side of the GPU backend); 0: all
+    long long hash_mb = 0;  // transposition table, MiB: the CPU's, or the device's; 0: none, -1: backend's choice
+    uint64_t zobrist_seed = chess::DEFAULT_ZOBRIST_SEED;
+};
+
+class PerftEngine {
+   public:
+    // Resolves the backend (throws BackendUnavailable) and sets up its table.
+    explicit PerftEngine(const EngineOptions& o);
+
+    // perft(depth) of every root; never a partial result.
+    std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth);
+
+    Backend backend() const { return backend_; }
+    const char* backend_name() const { return backend_ == Backend::Gpu ? "gpu" : "cpu"; }
+    // The table size in MiB actually in use on the CPU (0 on the GPU backend,
+    // whose table the device owns).
+    size_t cpu_table_mb() const { return table_ ? table_->bytes() >> 20 : 0; }
+
+   private:
+    EngineOptions options_;
+    Backend backend_;
+    std::unique_ptr<chess::ZobristData> keys_;
+    std::unique_ptr<PerftTable> table_;
+};
+
+}  // namespace gperft

@@ -1,0 +1,86 @@
+#include "deep/tt.hpp"
+
+#include <sys/mman.h>
+
+#include <atomic>
+#include <bit>
+#include <new>
+
+namespace gperft {
+
+// Slot layout (two 64-bit words):
+//   data  = count << 8 | depth          (depth 0: empty slot)
+//   check = key.hi ^ data
+// The bucket index comes from key.lo and the depth, so a hit verifies the
+// index bits, all 64 bits of key.hi and the depth.
+//
+// Threads read and write the two words with separate relaxed atomic
+// accesses, so a reader may see `check` from one write and `data` from
+// another (a torn read). It is accepted only when check ^ data == key.hi and
+// the depth matches. If both halves belong to the probed key, `data` is the
+// count of that key either way (every writer of a key stores the same
+// count). If `check` belongs to another key A and `data` to key B, the test
+// passes only when key.hi == A.hi ^ dataA ^ dataB, a 2^-64 event like any
+// key collision; the mirror case (`data` from the probed key) passes only
+// when the two data words are equal, and then `data` is the right count.
+// So a torn read is as safe as the 128-bit key itself.
+
+namespace {
+
+constexpr int SLOTS = 4;
+constexpr uint64_t DEPTH_MIX = 0x9E3779B97F4A7C15ULL;
+
+uint64_t load(const uint64_t* w) { return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(w)).load(std::memory_order_relaxed); }
+void put(uint64_t* w, uint64_t v) { std::atomic_ref<uint64_t>(*w).store(v, std::memory_order_relaxed); }
+
+}  // namespace
+
+PerftTable::PerftTable(size_t buckets) {
+    const size_t n = std::bit_floor(buckets < 1 ? size_t(1) : buckets);
+    mask_ = n - 1;
+    map_bytes_ = n * BUCKET_BYTES;
+    // Anonymous memory arrives zeroed (every slot empty) and is faulted in
+    // lazily, so a large table costs nothing until it is used.
+    void* p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    madvise(p, map_bytes_, MADV_HUGEPAGE);  // fewer TLB misses on random probes; advisory only
+    words_ = static_cast<uint64_t*>(p);
+}
+
+PerftTable::~PerftTable() { munmap(words_, map_bytes_); }
+
+size_t PerftTable::buckets_for_mb(size_t mb) { return std::bit_floor(std::max<size_t>(1, (mb << 20) / BUCKET_BYTES)); }
+
+uint64_t* PerftTable::bucket(const chess::Key128& key, int depth) const {
+    const uint64_t h = key.lo ^ (uint64_t(depth) * DEPTH_MIX);
+    return words_ + (h & mask_) * (2 * SLOTS);
+}
+
+bool PerftTable::probe(const chess::Key128& key, int depth, uint64_t& count) const {
+    const uint64_t* b = bucket(key, depth);
+    for (int s = 0; s < SLOTS; ++s) {
+        const uint64_t check = load(b + 2 * s), data = load(b + 2 * s + 1);
+        if ((check ^ data) == key.hi && int(data & 0xff) == depth) {
+            count = data >> 8;
+            return true;
+        }
+    }
+    return false;
+}
+
+void PerftTable::store(const chess::Key128& key, int depth, uint64_t count) {
+    if (count > MAX_COUNT) return;
+    uint64_t* b = bucket(key, depth);
+    int victim = 0, victim_depth = 256;
+    for (int s = 0; s < SLOTS; ++s) {
+        const uint64_t check = load(b + 2 * s), data = load(b + 2 * s + 1);
+        const int d = int(data & 0xff);
+        if ((check ^ data) == key.hi && d == depth) return;  // already there
+        if (d < victim_depth) victim = s, victim_depth = d;
+    }
+    const uint64_t data = count << 8 | uint64_t(depth);
+    put(b + 2 * victim, key.hi ^ data);
+    put(b + 2 * victim + 1, data);
+}
+
+}  // namespace gperft

@@ -1,0 +1,45 @@
+// Counting work units on a backend, shared by single-process deep runs and
+// distributed workers: a batch of units goes to the backend in one call,
+// below the lossless host table; and the batch size that keeps one call near
+// a target duration.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "deep/engine.hpp"
+#include "deep/host_table.hpp"
+
+namespace gperft {
+
+class UnitCounter {
+   public:
+    UnitCounter(PerftEngine& engine, HostTable& table) : engine_(engine), table_(table) {}
+
+    // perft(remaining) of every unit. With the host table on (and at least
+    // two plies left), each unit's children are looked up as exact
+    // positions; the batch's misses are merged, counted in one backend call
+    // and remembered for later batches.
+    std::vector<chess::u128> count(const std::vector<chess::Position>& units, int remaining);
+
+   private:
+    PerftEngine& engine_;
+    HostTable& table_;
+};
+
+// Units per backend call: small at first (the journal and the progress bar
+// hear from the run early), then grown towards a target duration per call
+// (half a second on the CPU, two on the GPU), at most doubling each time.
+class BatchSizer {
+   public:
+    BatchSizer(int fixed, Backend resolved, int threads);
+    size_t size() const { return size_; }
+    void observe(size_t units, double seconds);
+
+   private:
+    int fixed_;
+    size_t size_;
+    double target_;
+};
+
+}  // namespace gperft

@@ -1,0 +1,158 @@
+// Compiled by g++ with Thrust's host systems (OpenMP where available, else
+// plain C++): the same sort + reduce_by_key the GPU pipeline runs.
+#include "deep/work_units.hpp"
+
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+
+#include <stdexcept>
+
+#include "chess/movegen.hpp"
+#include "chess/zobrist.hpp"
+#include "deep/count_math.hpp"
+
+#include <thrust/system/cpp/execution_policy.h>
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+#include <thrust/system/omp/execution_policy.h>
+#endif
+
+namespace gperft {
+
+using namespace chess;
+
+namespace {
+
+// One (canonical position, root move) pair of a frontier; paths are the
+// values reduced over equal keys.
+struct FrontierKey {
+    Position pos;
+    uint32_t root_move;
+};
+
+// Full-position order: equal keys are exactly equal positions, so merging
+// cannot conflate two positions the way a hash could.
+struct PositionLess {
+    bool operator()(const Position& a, const Position& b) const {
+        for (int i = 0; i < 2; ++i)
+            if (a.color[i] != b.color[i]) return a.color[i] < b.color[i];
+        if (a.pawns != b.pawns) return a.pawns < b.pawns;
+        if (a.diag != b.diag) return a.diag < b.diag;
+        if (a.orth != b.orth) return a.orth < b.orth;
+        if (a.king[0] != b.king[0]) return a.king[0] < b.king[0];
+        if (a.king[1] != b.king[1]) return a.king[1] < b.king[1];
+        if (a.stm != b.stm) return a.stm < b.stm;
+        if (a.castling != b.castling) return a.castling < b.castling;
+        if (a.ep != b.ep) return a.ep < b.ep;
+        if (a.halfmove != b.halfmove) return a.halfmove < b.halfmove;
+        return a.fullmove < b.fullmove;
+    }
+};
+
+struct KeyLess {
+    bool operator()(const FrontierKey& a, const FrontierKey& b) const {
+        if (!(a.pos == b.pos)) return PositionLess{}(a.pos, b.pos);
+        return a.root_move < b.root_move;
+    }
+};
+
+struct KeyEqual {
+    bool operator()(const FrontierKey& a, const FrontierKey& b) const {
+        return a.root_move == b.root_move && a.pos == b.pos;
+    }
+};
+
+struct Frontier {
+    std::vector<FrontierKey> keys;
+    std::vector<uint64_t> paths;
+};
+
+// Sorts by key and sums the paths of equal keys, on the given Thrust system.
+template <class Policy>
+void merge_on(const Policy& policy, Frontier& f) {
+    thrust::sort_by_key(policy, f.keys.begin(), f.keys.end(), f.paths.begin(), KeyLess{});
+    Frontier out;
+    out.keys.resize(f.keys.size());
+    out.paths.resize(f.paths.size());
+    const auto ends = thrust::reduce_by_key(policy, f.keys.begin(), f.keys.end(), f.paths.begin(), out.keys.begin(),
+                                            out.paths.begin(), KeyEqual{});
+    out.keys.resize(size_t(ends.first - out.keys.begin()));
+    out.paths.resize(out.keys.size());
+    f = std::move(out);
+}
+
+// OpenMP pays off only on large frontiers: its barriers cost milliseconds
+// on a busy machine, more than sorting a small frontier serially.
+constexpr size_t PARALLEL_MERGE_MIN = size_t(1) << 20;
+
+void merge(Frontier& f) {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+    if (f.keys.size() >= PARALLEL_MERGE_MIN) return merge_on(thrust::omp::par, f);
+#endif
+    merge_on(thrust::cpp::par, f);
+}
+
+Frontier expand(const Frontier& f, const Attacks& at) {
+    Frontier next;
+    for (size_t i = 0; i < f.keys.size(); ++i) {
+        MoveList list;
+        generate_moves(f.keys[i].pos, at, list);
+        for (Move m : list) {
+            next.keys.push_back({canonical(apply_move(f.keys[i].pos, m), at), f.keys[i].root_move});
+            next.paths.push_back(f.paths[i]);
+        }
+    }
+    return next;
+}
+
+// Turns the merged (position, root move) pairs into units and shares.
+void collect_units(const Frontier& f, WorkUnits& w) {
+    for (size_t i = 0; i < f.keys.size(); ++i) {
+        if (i == 0 || !(f.keys[i].pos == f.keys[i - 1].pos)) {
+            w.positions.push_back(f.keys[i].pos);
+            w.multiplicity.push_back(0);
+        }
+        const uint32_t unit = uint32_t(w.positions.size() - 1);
+        w.multiplicity.back() += f.paths[i];
+        w.shares.push_back({unit, f.keys[i].root_move, f.paths[i]});
+    }
+}
+
+}  // namespace
+
+WorkUnits build_work_units(const Position& root, int split) {
+    if (split < 1 || split > MAX_SPLIT)
+        throw std::invalid_argument("split depth " + std::to_string(split) + " is outside 1.." +
+                                    std::to_string(MAX_SPLIT));
+    const Attacks at = host_attacks();
+    WorkUnits w;
+    w.split = split;
+    MoveList list;
+    generate_moves(root, at, list);
+    Frontier f;
+    for (int i = 0; i < list.size; ++i) {
+        w.root_moves.push_back(list.moves[i]);
+        f.keys.push_back({canonical(apply_move(root, list.moves[i]), at), uint32_t(i)});
+        f.paths.push_back(1);
+    }
+    merge(f);
+    for (int ply = 2; ply <= split; ++ply) {
+        f = expand(f, at);
+        merge(f);
+    }
+    collect_units(f, w);
+    return w;
+}
+
+UnitTotals merge_unit_counts(const WorkUnits& units, const std::vector<u128>& unit_counts) {
+    if (unit_counts.size() != units.positions.size()) throw std::logic_error("one count per work unit expected");
+    UnitTotals t;
+    t.per_root_move.assign(units.root_moves.size(), 0);
+    for (const UnitShare& s : units.shares)
+        t.per_root_move[s.root_move] = add_product(t.per_root_move[s.root_move], unit_counts[s.unit], s.paths);
+    for (size_t u = 0; u < unit_counts.size(); ++u) t.total = add_product(t.total, unit_counts[u], units.multiplicity[u]);
+    return t;
+}
+
+uint64_t unit_fingerprint(const Position& canon) { return host_zobrist().key(canon).hi; }
+
+}  // namespace gperft

@@ -1,0 +1,29 @@
+// A parallel loop for independent items: threads take indices from a shared
+// counter, so uneven items balance themselves.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace gperft {
+
+// Calls fn(i) for every i < n on up to `threads` threads (<= 0: all).
+template <class Fn>
+void parallel_for(size_t n, int threads, Fn&& fn) {
+    const unsigned hw = std::thread::hardware_concurrency();
+    const size_t want = threads > 0 ? size_t(threads) : std::max(1u, hw);
+    const size_t count = std::max<size_t>(1, std::min(want, n));
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < count; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+}
+
+}  // namespace gperft

@@ -1,0 +1,59 @@
+// The frontier pipeline on the GPU: the same source as the host build
+// (frontier_impl.cuh), instantiated with Thrust's CUDA system.
+#include <cuda_runtime.h>
+#include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system/cuda/vector.h>
+
+#include <memory>
+#include <mutex>
+
+#include "frontier_impl.cuh"
+#include "gpu_perft.hpp"
+
+namespace gperft::frontier {
+
+namespace {
+
+struct CudaSystem {
+    template <class T>
+    using vector = thrust::cuda::vector<T>;
+    template <class F>
+    static auto dispatch(size_t, F&& f) {
+        return f(thrust::cuda::par);
+    }
+};
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+// A device copy of the attack tables for this pipeline, uploaded on first
+// use. (The perft kernels keep theirs; sharing one copy needs an accessor
+// exported by the GPU backend.)
+chess::Attacks device_attacks() {
+    static chess::AttackData* data = nullptr;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        auto host = chess::build_attack_data();
+        check(cudaMalloc(&data, sizeof(chess::AttackData)), "cudaMalloc(tables)");
+        check(cudaMemcpy(data, host.get(), sizeof(chess::AttackData), cudaMemcpyHostToDevice), "cudaMemcpy(tables)");
+    });
+    return chess::Attacks{data};
+}
+
+}  // namespace
+
+std::vector<PlyCounts> unique_gpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
+    const gpu::Status s = gpu::status();
+    if (!s.available) throw std::runtime_error(s.message);
+    uint64_t budget = o.budget_bytes;
+    if (budget == 0) {
+        size_t free_bytes = 0, total_bytes = 0;
+        check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+        budget = free_bytes / 2;
+    }
+    const chess::Position start = chess::canonical(root, chess::host_attacks());
+    return detail::Pipeline<CudaSystem>(budget, device_attacks()).run(start, depth, final_ply);
+}
+
+}  // namespace gperft::frontier

@@ -1,0 +1,64 @@
+// The frontier pipeline on the host: Thrust's OpenMP system when OpenMP is
+// available (GPERFT_FRONTIER_OMP), its sequential C++ system otherwise.
+#include <unistd.h>
+
+#include "frontier_impl.cuh"
+
+#ifdef GPERFT_FRONTIER_OMP
+#include <omp.h>
+#include <thrust/system/omp/execution_policy.h>
+#include <thrust/system/cpp/execution_policy.h>
+#include <thrust/system/cpp/vector.h>
+#else
+#include <thrust/system/cpp/execution_policy.h>
+#include <thrust/system/cpp/vector.h>
+#endif
+
+namespace gperft::frontier {
+
+namespace {
+
+// The OpenMP system for large steps; small ones run sequentially, since a
+// parallel region costs more than it saves on them (and idle OpenMP threads
+// spin, which hurts on a loaded machine).
+constexpr size_t PARALLEL_MIN_ITEMS = 1 << 15;
+
+struct HostSystem {
+#ifdef GPERFT_FRONTIER_OMP
+    template <class T>
+    using vector = thrust::cpp::vector<T>;  // host memory; filled without a parallel region
+    template <class F>
+    static auto dispatch(size_t n, F&& f) {
+        return n >= PARALLEL_MIN_ITEMS ? f(thrust::omp::par) : f(thrust::cpp::par);
+    }
+#else
+    template <class T>
+    using vector = thrust::cpp::vector<T>;
+    template <class F>
+    static auto dispatch(size_t, F&& f) {
+        return f(thrust::cpp::par);
+    }
+#endif
+};
+
+}  // namespace
+
+std::vector<PlyCounts> unique_host(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
+#ifdef GPERFT_FRONTIER_OMP
+    if (o.threads > 0) omp_set_num_threads(o.threads);
+#endif
+    const chess::Attacks at = chess::host_attacks();
+    uint64_t budget = o.budget_bytes;
+    if (budget == 0) budget = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4;
+    return detail::Pipeline<HostSystem>(budget, at).run(chess::canonical(root, at), depth, final_ply);
+}
+
+bool position_less(const chess::Position& a, const chess::Position& b) { return detail::PositionLess{}(a, b); }
+
+#ifndef GPERFT_FRONTIER_CUDA
+std::vector<PlyCounts> unique_gpu(const chess::Position&, int, const Options&, Frontier*) {
+    throw std::runtime_error("this gperft was built without CUDA (nvcc was not found at configure time)");
+}
+#endif
+
+}  // namespace gperft::frontier

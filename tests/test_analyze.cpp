@@ -1,0 +1,305 @@
+// The position analyzer: lenient FEN reading, legality problems, insufficient
+// material, the quick mating-chance verdicts, repetition rules and the
+// `analyze` command line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "analysis/legality.hpp"
+#include "analysis/repetition.hpp"
+#include "analysis/report.hpp"
+#include "chess/io/fen.hpp"
+#include "json_reader.hpp"
+#include "run_process.hpp"
+#include "suite.hpp"
+
+using namespace chess;
+using namespace gperft::analysis;
+
+namespace {
+
+std::string data_path(const std::string& file) { return std::string(GPERFT_TEST_DATA) + "/" + file; }
+
+std::vector<std::string> problems_of(const std::string& fen) { return legality_problems(read_fen(fen)); }
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += s + " | ";
+    return out;
+}
+
+}  // namespace
+
+TEST(ReadFen, AgreesWithParseFen) {
+    for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path("perft/perftsuite.epd"))) {
+        const FenReading r = read_fen(e.fen);
+        ASSERT_TRUE(r.refusals.empty()) << e.fen << ": " << joined(r.refusals);
+        EXPECT_EQ(r.pos, parse_fen(e.fen));
+    }
+}
+
+TEST(ReadFen, KeepsWhatParseFenRefuses) {
+    const FenReading r = read_fen("k7/8/8/8/8/8/p7/KK6 w Q e6 0 1");
+    EXPECT_EQ(r.kings[WHITE], 2);
+    EXPECT_FALSE(r.kings_valid);
+    EXPECT_EQ(r.board[SQ_B1], make_piece(WHITE, KING));
+    EXPECT_EQ(r.ep_written, SQ_E6);
+    ASSERT_EQ(r.refusals.size(), 3u) << joined(r.refusals);
+    EXPECT_EQ(r.refusals[0], "FEN position: White has 2 kings, expected exactly one");
+    EXPECT_NE(r.refusals[1].find("FEN en passant: 'e6' has no Black pawn on e5"), std::string::npos);
+    EXPECT_EQ(r.refusals[2], "FEN position: castling right 'Q' but the White king is not on e1");
+    try {
+        parse_fen("k7/8/8/8/8/8/p7/KK6 w Q e6 0 1");
+        FAIL();
+    } catch (const FenError& e) {
+        EXPECT_EQ(std::string(e.what()), r.refusals[0]);
+    }
+    EXPECT_THROW(read_fen("8/8/8/8/8/8/8/K6x w - - 0 1"), FenError);
+}
+
+struct LegalityCase {
+    const char* fen;
+    const char* problem;  // a part of the one expected problem, or "" when legal
+};
+
+class Legality : public testing::TestWithParam<LegalityCase> {};
+
+std::string case_name(const testing::TestParamInfo<LegalityCase>& info) { return "case" + std::to_string(info.index); }
+
+TEST_P(Legality, FindsExactlyTheExpectedProblem) {
+    const auto problems = problems_of(GetParam().fen);
+    if (std::string(GetParam().problem).empty()) {
+        EXPECT_TRUE(problems.empty()) << joined(problems);
+        return;
+    }
+    ASSERT_EQ(problems.size(), 1u) << joined(problems);
+    EXPECT_NE(problems[0].find(GetParam().problem), std::string::npos) << problems[0];
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Cases, Legality, testing::Values(
+    LegalityCase{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ""},
+    LegalityCase{"k7/8/8/8/8/8/8/8 w - - 0 1", "White has 0 kings"},
+    LegalityCase{"k7/8/8/8/8/8/8/KK6 w - - 0 1", "White has 2 kings"},
+    LegalityCase{"k6P/8/8/8/8/8/8/K7 b - - 0 1", "White has a pawn on rank 1 or 8"},
+    LegalityCase{"k6R/8/8/8/8/8/8/K7 w - - 0 1", "Black (not to move) is in check"},
+    LegalityCase{"4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling right 'K' but no White rook on h1"},
+    LegalityCase{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", "no White pawn on e4"},
+    // Checks no single move gives.
+    LegalityCase{"8/8/8/8/8/3k4/4P3/4K3 b - - 0 1", "the pawn on e2, which no last move of White"},
+    LegalityCase{"4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", "the knight on d6 and the knight on f6"},
+    LegalityCase{"8/8/8/8/8/k1R5/1B6/K7 b - - 0 1", "the bishop on b2 and the rook on c3"},
+    LegalityCase{"2R1k3/8/8/8/8/8/8/K3R3 b - - 0 1", "the rook on e1 and the rook on c8"},
+    LegalityCase{"3k4/2P1P3/8/8/8/8/8/K7 b - - 0 1", "the pawn on c7 and the pawn on e7"},
+    LegalityCase{"4k3/8/3N4/1B6/8/8/8/K3R3 b - - 0 1", "from 3 pieces"},
+    LegalityCase{"8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "en passant square d3 says White's last move was d2d4"},
+    LegalityCase{"8/8/4K3/2Pp4/8/8/8/7k w - d6 0 1", "en passant square d6 says Black's last move was d7d5"},
+    LegalityCase{"8/8/8/2Pp4/4K3/8/8/7k w - d6 0 1", ""},
+    // Checks one move does give: promotion capture discovering a rook, an
+    // en-passant capture opening two lines, castling with the rook.
+    LegalityCase{"4R3/R3k3/8/8/8/8/8/K7 b - - 0 1", ""},
+    LegalityCase{"4R3/8/2BP4/8/4k3/8/8/K7 b - - 0 1", ""},
+    LegalityCase{"3k4/8/8/8/8/8/8/2KR4 b - - 0 1", ""},
+    LegalityCase{"5k2/8/8/8/8/8/8/5RK1 b - - 0 1", ""},
+    LegalityCase{"1k6/2p5/N7/2p5/1p6/8/8/K7 b - - 0 1", "the knight on a6"},
+    LegalityCase{"4k3/8/5N2/8/8/8/8/K7 b - - 0 1", ""},
+    // Promotions the missing pawns cannot account for.
+    LegalityCase{"QQQ5/8/8/8/8/8/PPPPPPP1/K6k b - - 0 1", "at least 2 promoted pieces"},
+    LegalityCase{"QQ6/8/8/8/8/8/PPPPPPP1/K6k b - - 0 1", ""},
+    LegalityCase{"k7/8/8/8/8/8/PPPPPPPP/KB1B4 w - - 0 1", "at least 1 promoted pieces"},
+    LegalityCase{"k7/8/8/8/8/8/PPPPPPPP/KBB5 w - - 0 1", ""},
+    LegalityCase{"k7/8/8/8/8/P7/PPPPPPPP/K7 w - - 0 1", "White has 9 pawns"}), case_name);
+// clang-format on
+
+// Every position reached by a legal move from a position without problems is
+// free of problems too: the retraction finds at least the move just played.
+TEST(Legality, PositionsReachedByPlayHaveNoProblems) {
+    const Attacks at = host_attacks();
+    int checked = 0, checks = 0;
+    for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path("perft/perftsuite.epd"))) {
+        if (!problems_of(e.fen).empty()) continue;
+        const Position root = parse_fen(e.fen);
+        MoveList first;
+        generate_moves(root, at, first);
+        for (Move m : first) {
+            const Position child = apply_move(root, m);
+            MoveList second;
+            generate_moves(child, at, second);
+            for (Move n : second) {
+                const Position leaf = apply_move(child, n);
+                const std::string fen = to_fen(leaf);
+                ASSERT_TRUE(problems_of(fen).empty()) << fen << ": " << joined(problems_of(fen));
+                ++checked;
+                checks += in_check(leaf, at);
+            }
+        }
+    }
+    EXPECT_GT(checked, 10000);
+    EXPECT_GT(checks, 100);
+}
+
+TEST(InsufficientMaterial, FollowsTheDeadMaterialRule) {
+    auto insufficient = [](const char* fen) { return insufficient_material(read_fen(fen).board); };
+    EXPECT_TRUE(insufficient("8/8/8/8/8/8/8/K6k w - - 0 1"));
+    EXPECT_TRUE(insufficient("8/8/8/8/8/8/8/KN5k w - - 0 1"));
+    EXPECT_TRUE(insufficient("8/8/8/8/8/8/8/KB5k w - - 0 1"));
+    EXPECT_TRUE(insufficient("8/8/8/8/8/8/b7/KB5k w - - 0 1"));          // bishops on light squares only
+    EXPECT_TRUE(insufficient("B7/1B6/8/8/8/8/b7/KB5k w - - 0 1"));
+    EXPECT_FALSE(insufficient("8/8/8/8/8/8/1b6/KB5k w - - 0 1"));        // opposite colours
+    EXPECT_FALSE(insufficient("8/8/8/8/8/8/8/KNN4k w - - 0 1"));
+    EXPECT_FALSE(insufficient("8/8/8/8/8/8/8/KN4nk w - - 0 1"));
+    EXPECT_FALSE(insufficient("8/8/8/8/8/8/8/KB4nk w - - 0 1"));
+    EXPECT_FALSE(insufficient("8/8/8/8/8/8/P7/K6k w - - 0 1"));
+    EXPECT_FALSE(insufficient("8/8/8/8/8/8/8/KR5k w - - 0 1"));
+}
+
+// The quick verdicts (no search) against CHA's verdicts: a side the quick
+// tests say cannot mate must be one CHA says cannot win, and likewise for
+// insufficient material and dead positions.
+TEST(QuickVerdicts, AreSoundOnTheChaPositions) {
+    std::ifstream in(data_path("dead/chasolver-positions.txt"));
+    std::vector<std::string> verdicts, fens;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        verdicts.push_back(line.substr(0, 2));
+        fens.push_back(line.substr(3));
+    }
+    ASSERT_GT(fens.size(), 3000u);
+    AnalyzeOptions quick;
+    quick.search = false;
+    const auto reports = analyze_batch(fens, quick, 0);
+    int decided = 0;
+    for (size_t i = 0; i < fens.size(); ++i) {
+        const bool can_win[2] = {verdicts[i][0] == 'W', verdicts[i][1] == 'B'};
+        for (Color c : {WHITE, BLACK}) {
+            const auto& v = reports[i].can_mate[c];
+            if (!v || v->answer == MateAnswer::Unknown) continue;
+            ++decided;
+            EXPECT_EQ(v->answer == MateAnswer::Yes, can_win[c]) << verdicts[i] << " " << fens[i] << ": " << v->reason;
+        }
+        if (reports[i].insufficient_material.value_or(false)) {
+            EXPECT_EQ(verdicts[i], "--") << fens[i];
+        }
+        if (reports[i].dead) {
+            EXPECT_EQ(*reports[i].dead, verdicts[i] == "--") << fens[i];
+        }
+    }
+    EXPECT_GT(decided, 500);
+}
+
+TEST(Repetition, ThreefoldAndFivefold) {
+    const Position start = parse_fen(START_FEN);
+    const std::string dance = "g1f3 g8f6 f3g1 f6g8 ";
+    auto report = repetition_report(play_line(start, dance + dance));
+    EXPECT_EQ(report.occurrences, 3);
+    EXPECT_TRUE(report.threefold_claim);
+    EXPECT_FALSE(report.fivefold);
+    report = repetition_report(play_line(start, dance + dance + dance + dance + "g1f3"));
+    EXPECT_EQ(report.occurrences, 5);  // the position after g1f3, at plies 1, 5, 9, 13 and 17
+    EXPECT_TRUE(report.threefold_claim);
+    EXPECT_TRUE(report.fivefold);
+    EXPECT_EQ(report.game_over_ply, 16);  // the start position's fifth time
+}
+
+TEST(Repetition, UnplayableEnPassantRightIsNotPartOfThePosition) {
+    // After ...d7d5 a white pawn stands beside, but exd6 would expose the
+    // white king to the rook on h5: the e.p. right cannot be used, so the
+    // position recurs when the knights come back.
+    const Position p = parse_fen("4k3/3p4/8/K3P2r/8/8/8/6N1 b - - 0 1");
+    const auto game = play_line(p, "d7d5 g1f3 e8e7 f3g1 e7e8");
+    EXPECT_EQ(game[1].ep, SQ_D6);  // recorded by the move, removed by canonical()
+    EXPECT_EQ(repetition_report(game).occurrences, 2);
+}
+
+TEST(Repetition, MoveCountRules) {
+    const Position p = parse_fen("7k/8/6K1/8/8/8/8/R7 w - - 99 100");
+    EXPECT_FALSE(repetition_report(play_line(p, "")).fifty_move_claim);
+    EXPECT_TRUE(repetition_report(play_line(p, "a1a2")).fifty_move_claim);
+    const Position q = parse_fen("7k/8/6K1/8/8/8/8/R7 w - - 149 100");
+    EXPECT_FALSE(repetition_report(play_line(q, "")).seventy_five_move);
+    const auto quiet = repetition_report(play_line(q, "a1a2"));
+    EXPECT_TRUE(quiet.seventy_five_move);
+    EXPECT_EQ(quiet.game_over_ply, 1);
+    EXPECT_FALSE(repetition_report(play_line(q, "a1a8")).seventy_five_move);  // mate takes precedence
+    EXPECT_THROW(play_line(q, "a1b2"), std::invalid_argument);
+}
+
+TEST(LineParsing, EpdOperationsAndSuiteCountsAreCut) {
+    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - 0 1"), "8/8/8/8/8/8/8/K6k w - - 0 1");
+    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - ;D1 3"), "8/8/8/8/8/8/8/K6k w - - ");
+    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";"), "8/8/8/8/8/8/8/K6k w - -");
+}
+
+TEST(AnalyzeCli, JsonHasEveryField) {
+    const auto r = run_gperft("analyze --json --fen " + shell_quote("8/8/8/8/8/8/8/KB5k w - - 0 1"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const testjson::Value v = testjson::parse(r.out);
+    for (const char* f : {"fen", "legal", "problems", "check", "checkmate", "stalemate", "moves",
+                          "insufficient_material", "white_can_mate", "black_can_mate", "dead"})
+        EXPECT_TRUE(v.has(f)) << f;
+    EXPECT_TRUE(v["legal"].boolean);
+    EXPECT_EQ(v["moves"].text, "9");
+    EXPECT_EQ(v["insufficient_material"].kind, testjson::Value::Bool);
+    EXPECT_FALSE(v["white_can_mate"].boolean);
+    EXPECT_TRUE(v["dead"].boolean);
+}
+
+TEST(AnalyzeCli, IllegalPositionsAreReportedNotRefused) {
+    const auto r = run_gperft("analyze --json --fen " + shell_quote("k7/8/8/8/8/8/8/KK6 w - - 0 1"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const testjson::Value v = testjson::parse(r.out);
+    EXPECT_FALSE(v["legal"].boolean);
+    ASSERT_EQ(v["problems"].items.size(), 1u);
+    EXPECT_EQ(v["problems"].items[0].text, "White has 2 kings, expected exactly one");
+    EXPECT_EQ(v["moves"].kind, testjson::Value::Null);
+    EXPECT_EQ(v["dead"].kind, testjson::Value::Null);
+}
+
+TEST(AnalyzeCli, MovesAddRepetitionFields) {
+    const auto r = run_gperft("analyze --json --no-search --moves " +
+                              shell_quote("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"));
+    EXPECT_NE(r.status, 0);  // --moves needs --fen
+    const auto ok = run_gperft("analyze --json --no-search --fen " + shell_quote(START_FEN) + " --moves " +
+                               shell_quote("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"));
+    ASSERT_EQ(ok.status, 0) << ok.err;
+    const testjson::Value v = testjson::parse(ok.out);
+    EXPECT_TRUE(v["threefold_claim"].boolean);
+    EXPECT_FALSE(v["fifty_move_claim"].boolean);
+    EXPECT_FALSE(v["fivefold"].boolean);
+    EXPECT_FALSE(v["seventy_five_move"].boolean);
+    EXPECT_EQ(v["occurrences"].text, "3");
+    const auto text = run_gperft("analyze --no-search --fen " + shell_quote(START_FEN) + " --moves " +
+                                 shell_quote("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"));
+    EXPECT_NE(text.out.find("threefold repetition claim: yes (position occurred 3 times)"), std::string::npos) << text.out;
+}
+
+TEST(AnalyzeCli, FileModeSkipsCommentsAndFlagsBadLines) {
+    const std::string path = "/tmp/gperft_analyze_" + std::to_string(getpid()) + ".txt";
+    {
+        std::ofstream f(path);
+        f << "# a comment\n\n8/8/8/8/8/8/8/K6k w - - 0 1\r\nnot a fen\n7k/5Q2/6K1/8/8/8/8/8 b - - ;D1 0\n";
+    }
+    const auto r = run_gperft("analyze --json --file " + path);
+    std::remove(path.c_str());
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("1 line(s) are not FEN; the first is line 4: FEN: 3 fields"), std::string::npos) << r.err;
+    std::vector<testjson::Value> records;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) records.push_back(testjson::parse(line));
+    ASSERT_EQ(records.size(), 3u);
+    EXPECT_TRUE(records[0]["dead"].boolean);
+    EXPECT_FALSE(records[1]["legal"].boolean);
+    EXPECT_TRUE(records[2]["stalemate"].boolean);
+}
+
+TEST(AnalyzeCli, Refusals) {
+    EXPECT_EQ(run_gperft("analyze").status, 2);
+    EXPECT_EQ(run_gperft("analyze --fen 'not a fen'").status, 2);
+    EXPECT_EQ(run_gperft("analyze --file /nonexistent/x.txt").status, 2);
+    const auto moves = run_gperft("analyze --fen 'k7/8/8/8/8/8/8/KK6 w - - 0 1' --moves a1a2");
+    EXPECT_EQ(moves.status, 2);
+    EXPECT_NE(moves.err.find("--moves: cannot play moves"), std::string::npos) << moves.err;
+    const auto illegal_move = run_gperft("analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --moves a1a3");
+    EXPECT_EQ(illegal_move.status, 2);
+    EXPECT_NE(illegal_move.err.find("move 'a1a3' is not legal"), std::string::npos) << illegal_move.err;
+}

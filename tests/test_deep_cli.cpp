@@ -1,0 +1,188 @@
+// Deep runs from the command line: the output of the plain run, a journal
+// that survives SIGKILL and resumes to the exact total without redoing
+// finished units, refusals of torn-free corrupt or foreign journals with
+// status 2, and the progress bar on a terminal stderr only.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "run_process.hpp"
+#include "suite.hpp"
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// The published count of the start position at `depth`, from the data file.
+std::string start_count(int depth) {
+    for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd"))
+        if (e.fen == chess::START_FEN)
+            for (const auto& [d, n] : e.expected)
+                if (d == depth) return chess::to_string(n);
+    return "missing from cpw_positions.epd";
+}
+
+int count_lines(const std::string& text) {
+    int n = 0;
+    for (char c : text) n += c == '\n';
+    return n;
+}
+
+// Starts gperft with `args` (shell words), stdout to `out`, stderr to fd `err`.
+pid_t spawn(const std::string& args, const std::string& out, int err) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(err, 2);
+        execl("/bin/sh", "sh", "-c", ("exec " + std::string(GPERFT_BINARY) + " " + args).c_str(), (char*)nullptr);
+        _exit(127);
+    }
+    return pid;
+}
+
+std::string json_field(const std::string& json, const std::string& key) {
+    const size_t at = json.find("\"" + key + "\": ");
+    if (at == std::string::npos) return "";
+    const size_t start = at + key.size() + 4;
+    return json.substr(start, json.find_first_of(",}", start) - start);
+}
+
+struct Journal {
+    std::string path = "/tmp/gperft_deep_cli_" + std::to_string(getpid()) + ".journal";
+    Journal() { std::remove(path.c_str()); }
+    ~Journal() { std::remove(path.c_str()); }
+};
+
+const std::string DEPTH6 = "perft --depth 6 --backend cpu --threads 1 --split 3 --quiet ";
+
+}  // namespace
+
+TEST(DeepCli, DeepRunPrintsWhatThePlainRunPrints) {
+    const auto plain = run_gperft("perft --depth 4 --divide --backend cpu");
+    for (const char* extra : {"--split 2", "--split 3 --hash 1 --host-hash 1", "--split 0 --hash 4", "--split 4"}) {
+        const auto deep = run_gperft(std::string("perft --depth 4 --divide --backend cpu --quiet ") + extra);
+        EXPECT_EQ(deep.status, 0) << extra << deep.err;
+        EXPECT_EQ(deep.out, plain.out) << extra;
+    }
+}
+
+TEST(DeepCli, KilledRunResumesToTheExactTotal) {
+    Journal j;
+    // Sixteen units per fsync'd batch: the run takes seconds, so it is
+    // killed well before the end.
+    const std::string args = DEPTH6 + "--json --batch-units 16 --journal " + j.path;
+    const std::string out = j.path + ".out";
+    const pid_t pid = spawn(args, out, 2);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (count_lines(slurp(j.path)) < 1 + 48 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
+    EXPECT_EQ(slurp(out), "");  // nothing printed before the end
+
+    const int finished = count_lines(slurp(j.path)) - 1;  // complete unit lines survive the kill
+    ASSERT_GE(finished, 48);
+    const auto r = run_gperft(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(json_field(r.out, "nodes"), start_count(6));
+    EXPECT_EQ(json_field(r.out, "units_resumed"), std::to_string(finished));
+    EXPECT_EQ(count_lines(slurp(j.path)) - 1, std::stoi(json_field(r.out, "units")));
+
+    // A third run finds every unit done.
+    const auto again = run_gperft(args);
+    EXPECT_EQ(json_field(again.out, "nodes"), start_count(6));
+    EXPECT_EQ(json_field(again.out, "units_resumed"), json_field(again.out, "units"));
+    std::remove(out.c_str());
+}
+
+TEST(DeepCli, TornTailIsDiscardedAndTheRunCompletes) {
+    Journal j;
+    const std::string args = DEPTH6 + "--journal " + j.path;
+    ASSERT_EQ(run_gperft(args).status, 0);
+    std::string text = slurp(j.path);
+    const size_t last = text.rfind('\n', text.size() - 2);
+    text.resize(last + 1 + (text.size() - last - 1) / 2);  // half of the last line
+    { std::ofstream(j.path, std::ios::trunc) << text; }
+    const auto r = run_gperft(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "Nodes searched: " + start_count(6) + "\n");
+}
+
+TEST(DeepCli, CorruptOrForeignJournalsExitTwo) {
+    Journal j;
+    ASSERT_EQ(run_gperft(DEPTH6 + "--journal " + j.path).status, 0);
+    const std::string good = slurp(j.path);
+    struct Case {
+        std::string args, message;
+    };
+    for (const Case& c : {Case{"perft --depth 7 --backend cpu --split 3 --quiet", "depth 6, this run has depth 7"},
+                          Case{"perft --depth 6 --backend cpu --split 2 --quiet", "split depth 3, this run has split depth 2"},
+                          Case{DEPTH6 + "--zobrist-seed 5", "zobrist seed"},
+                          Case{DEPTH6 + "--moves e2e4", "for position"}}) {
+        const auto r = run_gperft(c.args + " --journal " + j.path);
+        EXPECT_EQ(r.status, 2) << c.args;
+        EXPECT_TRUE(contains(r.err, c.message)) << c.args << ": " << r.err;
+        EXPECT_TRUE(r.out.empty());
+        EXPECT_EQ(slurp(j.path), good) << "a refused journal must not change";
+    }
+    std::string bad = good;
+    bad[bad.find("\nunit 7 ") + 8] ^= 1;  // one bit of a unit line's fingerprint
+    { std::ofstream(j.path, std::ios::trunc) << bad; }
+    const auto r = run_gperft(DEPTH6 + "--journal " + j.path);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "is corrupt")) << r.err;
+}
+
+TEST(DeepCli, BadDeepOptionsExitTwo) {
+    for (const auto& [args, message] :
+         std::vector<std::pair<std::string, std::string>>{{"perft --depth 3 --split 4 --backend cpu", "--split 4 is deeper than --depth 3"},
+                                                          {"perft --depth 3 --split 11", "--split"},
+                                                          {"perft --depth 3 --hash -1", "--hash"},
+                                                          {"perft --depth 3 --backend cpu --hash 4000000", "more than the free memory"},
+                                                          {"perft --depth 3 --host-hash 4000000", "more than the free memory"},
+                                                          {"perft --depth 3 --zobrist-seed 0xZZ", "not a 64-bit number"},
+                                                          {"perft --depth 3 --zobrist-seed 18446744073709551616", "does not fit"},
+                                                          {"perft --depth 3 --journal /nonexistent/dir/j", "/nonexistent/dir/j"}}) {
+        const auto r = run_gperft(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_TRUE(contains(r.err, message)) << args << ": " << r.err;
+    }
+}
+
+TEST(DeepCli, ProgressBarGoesToATerminalStderrOnly) {
+    const int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0) GTEST_SKIP() << "no pseudo-terminal here to stand in for a terminal stderr";
+    ASSERT_EQ(grantpt(master), 0);
+    ASSERT_EQ(unlockpt(master), 0);
+    const int tty = open(ptsname(master), O_RDWR | O_NOCTTY);
+    ASSERT_GE(tty, 0);
+    const std::string out = "/tmp/gperft_progress_" + std::to_string(getpid());
+    const pid_t pid = spawn("perft --depth 5 --backend cpu --split 3 --batch-units 64", out, tty);
+    close(tty);
+    std::string err;
+    char buf[4096];
+    for (ssize_t n; (n = read(master, buf, sizeof buf)) > 0;) err.append(buf, size_t(n));  // EIO once the child exits
+    int status = 0;
+    waitpid(pid, &status, 0);
+    close(master);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_EQ(slurp(out), "Nodes searched: " + start_count(5) + "\n");
+    EXPECT_TRUE(contains(err, "/5362 units")) << err;
+    EXPECT_TRUE(contains(err, "nodes/s  ETA")) << err;
+    std::remove(out.c_str());
+
+    // Not on a terminal, or with --quiet: no bar.
+    const auto r = run_gperft("perft --depth 5 --backend cpu --split 3 --batch-units 64");
+    EXPECT_FALSE(contains(r.err, "ETA")) << r.err;
+    EXPECT_FALSE(contains(r.err, "\r")) << r.err;
+}

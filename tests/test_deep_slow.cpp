@@ -1,0 +1,48 @@
+// Deep checks too slow for every build: distinct positions at ply 5, and
+// deep totals with tables under two Zobrist seeds at published depths.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "deep/deep_perft.hpp"
+#include "deep/work_units.hpp"
+#include "suite.hpp"
+
+using namespace chess;
+
+TEST(DeepSlow, DistinctPositionsAtPly5MatchOeisA083276) {
+    std::ifstream f(std::string(GPERFT_TEST_DATA) + "/perft/unique_positions.txt");
+    bool checked = false;
+    for (std::string line; std::getline(f, line);) {
+        std::istringstream in(line);
+        int ply = -1;
+        std::string count;
+        if (line[0] == '#' || !(in >> ply >> count) || ply != 5) continue;
+        EXPECT_EQ(std::to_string(gperft::build_work_units(parse_fen(START_FEN), 5).positions.size()), count);
+        checked = true;
+    }
+    EXPECT_TRUE(checked);
+}
+
+TEST(DeepSlow, TablesUnderTwoSeedsGiveThePublishedCounts) {
+    int checked = 0;
+    for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd")) {
+        for (const auto& [depth, expected] : e.expected) {
+            if (double(expected) < 1e8 || double(expected) > 4e9) continue;
+            for (uint64_t seed : {DEFAULT_ZOBRIST_SEED, uint64_t(0x5eed)}) {
+                gperft::DeepOptions o;
+                o.backend = gperft::Backend::Cpu;
+                o.zobrist_seed = seed;
+                o.split = 3;
+                o.hash_mb = 64;
+                const auto d = gperft::run_deep_perft(parse_fen(e.fen), depth, o);
+                EXPECT_EQ(to_string(d.perft.nodes), to_string(expected)) << e.fen << " depth " << depth << " seed " << seed;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 6);
+}

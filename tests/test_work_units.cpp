@@ -1,0 +1,135 @@
+// Work units: the merged frontier holds exactly the distinct positions
+// (OEIS A083276 for the start position), multiplicities sum to perft(split)
+// overall and per root move, and deep totals built from units equal the
+// published counts for every split depth, with and without tables.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "cpu_perft.hpp"
+#include "deep/deep_perft.hpp"
+#include "deep/host_table.hpp"
+#include "deep/work_units.hpp"
+#include "suite.hpp"
+
+using namespace chess;
+
+namespace {
+
+std::vector<std::pair<int, u128>> unique_positions() {
+    std::ifstream f(std::string(GPERFT_TEST_DATA) + "/perft/unique_positions.txt");
+    std::vector<std::pair<int, u128>> rows;
+    for (std::string line; std::getline(f, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream in(line);
+        int ply;
+        std::string count;
+        in >> ply >> count;
+        rows.emplace_back(ply, *parse_u128(count));
+    }
+    return rows;
+}
+
+std::vector<gperft::SuiteEntry> cpw() { return gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd"); }
+
+}  // namespace
+
+TEST(WorkUnits, DistinctPositionsMatchOeisA083276) {
+    int checked = 0;
+    for (const auto& [ply, count] : unique_positions()) {
+        if (ply < 1 || ply > 4) continue;  // deeper plies: slow label
+        const gperft::WorkUnits w = gperft::build_work_units(parse_fen(START_FEN), ply);
+        EXPECT_EQ(to_string(w.positions.size()), to_string(count)) << "ply " << ply;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 4);
+}
+
+TEST(WorkUnits, UnitsAreDistinctCanonicalPositions) {
+    const gperft::WorkUnits w = gperft::build_work_units(parse_fen(cpw()[1].fen), 2);
+    for (size_t i = 0; i < w.positions.size(); ++i) {
+        EXPECT_TRUE(canonical(w.positions[i], host_attacks()) == w.positions[i]);
+        if (i) {
+            EXPECT_FALSE(w.positions[i] == w.positions[i - 1]);
+        }
+    }
+}
+
+TEST(WorkUnits, MultiplicitiesSumToPerftOfTheSplitDepth) {
+    for (const gperft::SuiteEntry& e : cpw()) {
+        const Position root = parse_fen(e.fen);
+        for (const auto& [depth, expected] : e.expected) {
+            if (depth > 3) continue;
+            const gperft::WorkUnits w = gperft::build_work_units(root, depth);
+            u128 sum = 0, share_sum = 0;
+            for (uint64_t m : w.multiplicity) sum += m;
+            for (const gperft::UnitShare& s : w.shares) share_sum += s.paths;
+            EXPECT_EQ(to_string(sum), to_string(expected)) << e.fen << " split " << depth;
+            EXPECT_EQ(to_string(share_sum), to_string(expected)) << e.fen << " split " << depth;
+            // Per root move: the paths through it are its divide count.
+            const gperft::PerftResult divide = gperft::cpu_perft(root, depth, 1);
+            std::vector<u128> per_move(w.root_moves.size(), 0);
+            for (const gperft::UnitShare& s : w.shares) per_move[s.root_move] += s.paths;
+            ASSERT_EQ(per_move.size(), divide.divide.size());
+            for (size_t i = 0; i < per_move.size(); ++i) {
+                EXPECT_TRUE(w.root_moves[i] == divide.divide[i].first);
+                EXPECT_EQ(to_string(per_move[i]), to_string(divide.divide[i].second)) << e.fen << " move " << i;
+            }
+        }
+    }
+}
+
+TEST(WorkUnits, DeepTotalsEqualPublishedCountsForEverySplit) {
+    int checked = 0;
+    for (const gperft::SuiteEntry& e : cpw()) {
+        const Position root = parse_fen(e.fen);
+        for (const auto& [depth, expected] : e.expected) {
+            if (double(expected) > 1e6) continue;
+            const gperft::PerftResult plain = gperft::cpu_perft(root, depth, 2);
+            for (int split = 1; split <= std::min(depth, 3); ++split) {
+                for (long long tables : {0, 1}) {
+                    gperft::DeepOptions o;
+                    o.backend = gperft::Backend::Cpu;
+                    o.threads = tables ? 2 : 1;  // the shared table under two threads
+                    o.split = split;
+                    o.hash_mb = tables;
+                    o.host_hash_mb = tables;
+                    o.batch_units = split == 1 ? 7 : 0;  // fixed batches (the last one short), or adaptive
+                    const gperft::DeepResult d = gperft::run_deep_perft(root, depth, o);
+                    const std::string what = e.fen + " depth " + std::to_string(depth) + " split " +
+                                             std::to_string(split) + (tables ? " with tables" : "");
+                    EXPECT_EQ(to_string(d.perft.nodes), to_string(expected)) << what;
+                    ASSERT_EQ(d.perft.divide.size(), plain.divide.size()) << what;
+                    for (size_t i = 0; i < plain.divide.size(); ++i)
+                        EXPECT_TRUE(d.perft.divide[i] == plain.divide[i]) << what << " move " << i;
+                    ++checked;
+                }
+            }
+        }
+    }
+    EXPECT_GT(checked, 30);
+}
+
+TEST(WorkUnits, SplitBeyondTheDepthIsRefused) {
+    gperft::DeepOptions o;
+    o.backend = gperft::Backend::Cpu;
+    o.split = 4;
+    EXPECT_THROW(gperft::run_deep_perft(parse_fen(START_FEN), 3, o), std::invalid_argument);
+}
+
+TEST(HostTable, ExactKeysAndClearingWhenFull) {
+    gperft::HostTable table(3 * gperft::HostTable::ENTRY_BYTES);  // room for three entries
+    const gperft::WorkUnits w = gperft::build_work_units(parse_fen(START_FEN), 1);
+    for (int i = 0; i < 3; ++i) table.insert(w.positions[i], 4, u128(100 + i));
+    EXPECT_TRUE(table.find(w.positions[1], 4) == u128(101));
+    EXPECT_FALSE(table.find(w.positions[1], 5).has_value());  // the depth is part of the key
+    EXPECT_FALSE(table.find(w.positions[3], 4).has_value());
+    table.insert(w.positions[3], 4, 103);  // full: starts over rather than guess
+    EXPECT_EQ(table.size(), 1u);
+    EXPECT_FALSE(table.find(w.positions[0], 4).has_value());
+    EXPECT_TRUE(table.find(w.positions[3], 4) == u128(103));
+    EXPECT_FALSE(gperft::HostTable(0).enabled());
+}
