@@ -1,4 +1,4 @@
-// Whole-set bitboard helpers for the unwinnability analysis: the squares a set
+// Whole-set bitboard functions for the unwinnability analysis: the squares a set
 // of kings or knights attacks, square colours, distances. Plain functions with
 // no containers, so they can move into common/ if the analysis ever runs on
 // the device.
