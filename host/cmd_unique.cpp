@@ -103,11 +103,16 @@ struct UniqueResult {
     std::string backend;
 };
 
+// One process alone takes every core by default, a rank its share.
+int threads_of(const dist::Session& s, const UniqueOptions& o) {
+    return s.distributed() ? dist::rank_threads(s, o.threads) : o.threads;
+}
+
 // The engine of this rank's backend (on every rank: one may lack the GPU).
 std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const UniqueOptions& o, bool& gpu) {
     frontier::Options fo;
     fo.budget_bytes = o.memory_mb << 20;
-    fo.threads = s.distributed() ? dist::rank_threads(s, o.threads) : o.threads;
+    fo.threads = threads_of(s, o);
     fo.memory_sharers = s.local_size();
     return dist::on_every_rank(s, [&] {
         gpu = resolve_backend(o.backend) == Backend::Gpu;
@@ -118,7 +123,7 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
 // The final ply's classes, the --reach counts and the --emit files (written
 // by rank 0 from every rank's positions).
 void finish(const dist::Session& s, const UniqueOptions& o, const frontier::Frontier& final_part, UniqueResult& r) {
-    const int threads = s.distributed() ? dist::rank_threads(s, o.threads) : o.threads;
+    const int threads = threads_of(s, o);
     const bool need_classes = o.dead_search || !o.emit.empty();
     const std::vector<Class> classes = dist::on_every_rank(s, [&] {
         return need_classes ? classify_final(final_part, o.dead_search, threads) : std::vector<Class>{};
