@@ -35,6 +35,13 @@ chess::Position position_from(const std::string& fen, const std::string& moves) 
     return p;
 }
 
+std::string join_words(const std::vector<std::string>& words, const std::string& none) {
+    if (words.empty()) return none;
+    std::string s;
+    for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+    return s;
+}
+
 void error(const std::string& what) { std::cerr << "gperft: " << what << "\n"; }
 
 }  // namespace gperft::cli

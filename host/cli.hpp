@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "backend.hpp"
 #include "chess/position.hpp"
@@ -30,6 +31,9 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
 // separated); throws with a message naming the bad FEN field or move.
 chess::Position position_from(const std::string& fen, const std::string& moves);
 
+// Words joined by single spaces; `none` when there are none.
+std::string join_words(const std::vector<std::string>& words, const std::string& none = "(none)");
+
 // Message to stderr as "gperft: <what>".
 void error(const std::string& what);
 
@@ -40,6 +44,9 @@ int run_perft_stats(const std::string& fen, const std::string& moves, int depth,
 Command setup_suite(CLI::App& app);
 Command setup_analyze(CLI::App& app);
 Command setup_unique(CLI::App& app);
+Command setup_verify(CLI::App& app);
+Command setup_compare(CLI::App& app);
+Command setup_perftree(CLI::App& app);
 
 // `gperft` with no arguments.
 int run_default_job();

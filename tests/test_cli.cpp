@@ -1,6 +1,9 @@
 // The command line as users meet it: outputs, formats and exit statuses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "reference/reference.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -69,8 +72,49 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"perft --depth 2 --moves 'e2e5'", "move 'e2e5' is not legal"},
     BadInvocation{"perft --depth 2 --moves 'zz'", "move 'zz' is not UCI move text"},
     BadInvocation{"suite /nonexistent/file.epd", "file.epd"},
+    BadInvocation{"perft --depth 1 --fen 'r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq -'", "Chess960 castling rights are unsupported"},
+    BadInvocation{"perft --depth 1 --fen '8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -'", "Chess960 castling rights are unsupported"},
+    BadInvocation{"perft --depth 1 --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha -'", "Chess960 (Shredder/X-FEN) notation, which is unsupported"},
+    BadInvocation{"perftree", "depth is required"},
+    BadInvocation{"perftree 2", "fen is required"},
+    BadInvocation{"perftree 0 '4k3/8/8/8/8/8/8/4K3 w - - 0 1'", "depth"},
+    BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - -  0 x'", "fullmove number"},
+    BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'e1e2 e8e6'", "move 'e8e6' is not legal"},
+    BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'e1e2' extra", "extra"},
+    BadInvocation{"verify --depth 9", "--depth"},
+    BadInvocation{"verify --positions 0", "--positions"},
+    BadInvocation{"verify --suite /nonexistent/file.epd", "file.epd"},
+    BadInvocation{"compare --engine x --depth 0", "--depth"},
+    BadInvocation{"compare --engine x --depth 1 --timeout 0", "--timeout"},
     BadInvocation{"frobnicate", "frobnicate"}), case_name);
 // clang-format on
+
+TEST(Cli, PerftreeSpeaksTheScriptProtocol) {
+    // perftree runs `script DEPTH FEN MOVES` and reads "move count" lines, a
+    // blank line and the total; the counts here come from the reference.
+    const std::string fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    const auto r = run_gperft("perftree 2 " + shell_quote(fen) + " " + shell_quote("e1g1 a6e2") + " --backend cpu");
+    ASSERT_EQ(r.status, 0) << r.err;
+    namespace ref = gperft::reference;
+    const ref::Board b = ref::play_uci(ref::play_uci(ref::parse_fen(fen), "e1g1"), "a6e2");
+    std::vector<std::string> expected;
+    uint64_t total = 0;
+    for (const ref::Move& m : ref::legal_moves(b)) {
+        const uint64_t n = ref::perft(ref::play(b, m), 1);
+        expected.push_back(ref::uci(m) + " " + std::to_string(n) + "\n");
+        total += n;
+    }
+    std::sort(expected.begin(), expected.end());
+    std::string text;
+    for (const auto& line : expected) text += line;
+    EXPECT_EQ(r.out, text + "\n" + std::to_string(total) + "\n");
+}
+
+TEST(Cli, PerftreeWithoutMoves) {
+    const auto r = run_gperft("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K3 w - - 0 1") + " ''");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "e1d1 1\ne1d2 1\ne1e2 1\ne1f1 1\ne1f2 1\n\n5\n");
+}
 
 TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
     const auto r = run_gperft("perft --depth 2 --backend gpu");

@@ -18,7 +18,7 @@ struct alignas(16) Position {
     uint8_t castling;   // CastlingRight bits
     uint8_t ep;         // en-passant target square, or SQ_NONE
     uint8_t halfmove;   // plies since the last capture or pawn move (saturates at 255)
-    uint16_t fullmove;  // move number, starting at 1
+    uint16_t fullmove;  // move number, starting at 1 (saturates at 65535)
 
     CHESS_FI Bitboard occupied() const { return color[WHITE] | color[BLACK]; }
     CHESS_FI Bitboard kings() const { return square_bb(king[WHITE]) | square_bb(king[BLACK]); }
@@ -158,7 +158,7 @@ CHESS_FI Position apply_move(const Position& p, Move m) {
 
     c.castling = p.castling & ~rights_lost(ft);
     c.halfmove = (is_pawn || m.is_capture()) ? 0 : uint8_t(p.halfmove + (p.halfmove < 255));
-    c.fullmove = uint16_t(p.fullmove + (Us == BLACK));
+    c.fullmove = uint16_t(p.fullmove + (Us == BLACK && p.fullmove < 0xFFFF));  // saturates, never wraps to 0
     c.stm = Them;
     return c;
 }

@@ -102,6 +102,21 @@ unsigned parse_counter(std::string_view field, const char* name, unsigned max) {
     return v;
 }
 
+// X-FEN writes Chess960 rights with KQkq: a king between the b and g files
+// on its back rank with a rook of its colour beyond it, on that rank, on the
+// side of the right, is most likely such a position.
+std::string chess960_hint(const Piece board[64], Color c, int corner) {
+    const int rank = rank_of(corner) * 8;
+    int king = -1;
+    for (int f = 1; f < 7; ++f)
+        if (board[rank + f] == make_piece(c, KING)) king = f;
+    if (king < 0) return "";
+    for (int f = 0; f < 8; ++f)
+        if (board[rank + f] == make_piece(c, ROOK) && (f > king) == (file_of(corner) > king))
+            return " (Chess960 castling rights are unsupported)";
+    return "";
+}
+
 }  // namespace
 
 std::string square_name(int sq) {
@@ -144,10 +159,10 @@ std::vector<std::string> board_problems(const Piece board[64], uint8_t castling,
         if (!(castling & r.bit)) continue;
         if (board[r.king] != make_piece(r.c, KING))
             problems.push_back(std::string("castling right '") + r.letter + "' but the " + COLOR_NAME[r.c] +
-                               " king is not on " + square_name(r.king));
+                               " king is not on " + square_name(r.king) + chess960_hint(board, r.c, r.rook));
         else if (board[r.rook] != make_piece(r.c, ROOK))
             problems.push_back(std::string("castling right '") + r.letter + "' but no " + COLOR_NAME[r.c] +
-                               " rook on " + square_name(r.rook));
+                               " rook on " + square_name(r.rook) + chess960_hint(board, r.c, r.rook));
     }
     return problems;
 }

@@ -1,0 +1,179 @@
+// gperft compare: runs another engine's `go perft` next to gperft's and
+// finds the first divergence by itself: compare the divides, descend into a
+// move whose counts differ, repeat down to depth 1, and name the position,
+// the path to it and the moves one side has that the other lacks.
+// Exit 0 when they agree, 1 on a divergence, 2 when the engine fails.
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "cli.hpp"
+#include "engine/uci_engine.hpp"
+
+namespace gperft::cli {
+namespace {
+
+using chess::u128;
+using Counts = std::map<std::string, u128>;
+
+struct CompareOptions {
+    std::string engine;
+    std::string fen = chess::START_FEN;
+    std::string moves;
+    int depth = 0;
+    double timeout = 60;
+    int threads = 0;
+    Backend backend = Backend::Auto;
+};
+
+// How the two divides of one position differ.
+struct DivideDiff {
+    std::vector<std::string> missing, extra;  // moves the engine lacks / has on its own
+    std::vector<std::string> differing;       // moves both have, with different counts
+};
+
+DivideDiff diff_of(const Counts& ours, const Counts& theirs) {
+    DivideDiff d;
+    for (const auto& [m, n] : ours) {
+        const auto it = theirs.find(m);
+        if (it == theirs.end())
+            d.missing.push_back(m);
+        else if (it->second != n)
+            d.differing.push_back(m);
+    }
+    for (const auto& [m, n] : theirs)
+        if (!ours.count(m)) d.extra.push_back(m);
+    return d;
+}
+
+std::string count_pairs(const std::vector<std::string>& moves, const Counts& ours, const Counts& theirs) {
+    std::string s;
+    for (const auto& m : moves)
+        s += (s.empty() ? "" : ", ") + m + " (gperft " + chess::to_string(ours.at(m)) + ", engine " +
+             chess::to_string(theirs.at(m)) + ")";
+    return s;
+}
+
+class Bisection {
+public:
+    Bisection(const CompareOptions& o, engine::UciEngine& engine)
+        : o_(o), engine_(engine), root_fen_(chess::to_fen(chess::parse_fen(o.fen))) {
+        std::istringstream in(o.moves);
+        for (std::string m; in >> m;) root_moves_.push_back(m);
+    }
+
+    int run();
+
+private:
+    Counts ours(const chess::Position& p, int depth) const {
+        Counts c;
+        for (const auto& [m, n] : run_perft(p, depth, o_.backend, o_.threads).divide) c[chess::move_to_uci(m)] = n;
+        return c;
+    }
+    Counts theirs(int depth) {
+        std::vector<std::string> all = root_moves_;
+        all.insert(all.end(), path_.begin(), path_.end());
+        Counts c;
+        for (const auto& [m, n] : engine_.perft(root_fen_, all, depth).moves) c[m] = n;
+        return c;
+    }
+    static u128 total(const Counts& c) {
+        u128 t = 0;
+        for (const auto& [m, n] : c) t += n;
+        return t;
+    }
+    void report(const chess::Position& p, int depth, const DivideDiff& d, const Counts& ours, const Counts& theirs);
+
+    const CompareOptions& o_;
+    engine::UciEngine& engine_;
+    std::string root_fen_;
+    std::vector<std::string> root_moves_, path_;
+};
+
+int Bisection::run() {
+    chess::Position p = position_from(o_.fen, o_.moves);
+    u128 parent_ours = 0, parent_theirs = 0;
+    for (int depth = o_.depth; depth >= 1; --depth) {
+        const Counts us = ours(p, depth), them = theirs(depth);
+        const DivideDiff d = diff_of(us, them);
+        if (depth == o_.depth && d.missing.empty() && d.extra.empty() && d.differing.empty()) {
+            std::printf("compare: agree at depth %d: %s nodes (engine: %s)\n", depth, chess::to_string(total(us)).c_str(),
+                        engine_.name().empty() ? o_.engine.c_str() : engine_.name().c_str());
+            return EXIT_OK;
+        }
+        if (depth == o_.depth)
+            std::printf("compare: disagree at depth %d: gperft %s nodes, engine %s\n", depth,
+                        chess::to_string(total(us)).c_str(), chess::to_string(total(them)).c_str());
+        if (!d.missing.empty() || !d.extra.empty() || d.differing.empty() || depth == 1) {
+            if (d.missing.empty() && d.extra.empty() && d.differing.empty())
+                std::printf("  the engine counted %s below %s one ply up, but its divide here adds up to %s: its "
+                            "counts depend on how the position is reached\n",
+                            chess::to_string(parent_theirs).c_str(), path_.back().c_str(),
+                            chess::to_string(total(them)).c_str());
+            report(p, depth, d, us, them);
+            return EXIT_MISMATCH;
+        }
+        // Descend into the differing move with the smallest subtree: the
+        // cheapest way down.
+        std::string next = d.differing.front();
+        for (const auto& m : d.differing)
+            if (us.at(m) < us.at(next)) next = m;
+        parent_ours = us.at(next);
+        parent_theirs = them.at(next);
+        std::printf("  depth %d: %s: gperft %s, engine %s\n", depth, next.c_str(), chess::to_string(parent_ours).c_str(),
+                    chess::to_string(parent_theirs).c_str());
+        path_.push_back(next);
+        p = chess::apply_move(p, chess::parse_uci_move(p, next));
+    }
+    return EXIT_MISMATCH;  // not reached: depth 1 always reports
+}
+
+void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d, const Counts& ours,
+                       const Counts& theirs) {
+    std::vector<std::string> all = root_moves_;
+    all.insert(all.end(), path_.begin(), path_.end());
+    std::printf("first divergence:\n");
+    std::printf("  root:       %s%s%s\n", root_fen_.c_str(), root_moves_.empty() ? "" : " moves ",
+                join_words(root_moves_, "").c_str());
+    std::printf("  path:       %s\n", join_words(path_).c_str());
+    std::printf("  position:   %s\n", chess::to_fen(p).c_str());
+    std::printf("  depth:      %d\n", depth);
+    std::printf("  missing in the engine: %s\n", join_words(d.missing).c_str());
+    std::printf("  extra in the engine:   %s\n", join_words(d.extra).c_str());
+    if (!d.differing.empty()) std::printf("  counts differ:         %s\n", count_pairs(d.differing, ours, theirs).c_str());
+    std::printf("  reproduce:  position fen %s%s%s\n             go perft %d\n", root_fen_.c_str(),
+                all.empty() ? "" : " moves ", join_words(all, "").c_str(), depth);
+}
+
+int run_compare_command(const CompareOptions& o) {
+    position_from(o.fen, o.moves);  // bad FEN or moves: exit 2 before starting the engine
+    try {
+        engine::UciEngine engine(o.engine, o.timeout);
+        return Bisection(o, engine).run();
+    } catch (const engine::EngineError& e) {
+        error(e.what());
+        return EXIT_BAD_INPUT;
+    }
+}
+
+}  // namespace
+
+Command setup_compare(CLI::App& app) {
+    auto o = std::make_shared<CompareOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "compare", "Compare perft with a UCI engine ('go perft') and find the first divergence");
+    sub->add_option("--engine", o->engine, "Engine command line, run through /bin/sh -c")->required();
+    sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
+    sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
+    sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(1, 20));
+    sub->add_option("--timeout", o->timeout, "Seconds to wait for each engine answer (default 60)")
+        ->check(CLI::Range(0.01, 1e6));
+    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_backend_option(*sub, o->backend);
+    return {sub, [o] { return run_compare_command(*o); }};
+}
+
+}  // namespace gperft::cli

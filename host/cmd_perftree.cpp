@@ -1,0 +1,47 @@
+// gperft perftree DEPTH FEN [MOVES]: the perftree script protocol
+// (github.com/agausmann/perftree), so gperft can sit on either side of it:
+// one "move count" line per root move, a blank line, then the total.
+#include <algorithm>
+#include <iostream>
+
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "cli.hpp"
+
+namespace gperft::cli {
+namespace {
+
+struct PerftreeOptions {
+    int depth = 0;
+    std::string fen;
+    std::string moves;
+    int threads = 0;
+    Backend backend = Backend::Auto;
+};
+
+int run_perftree_command(const PerftreeOptions& o) {
+    const chess::Position root = position_from(o.fen, o.moves);
+    const PerftResult r = run_perft(root, o.depth, o.backend, o.threads);
+    std::vector<std::pair<std::string, chess::u128>> lines;
+    for (const auto& [m, n] : r.divide) lines.emplace_back(chess::move_to_uci(m), n);
+    std::sort(lines.begin(), lines.end());
+    std::string out;
+    for (const auto& [m, n] : lines) out += m + " " + chess::to_string(n) + "\n";
+    std::cout << out << "\n" << chess::to_string(r.nodes) << std::endl;
+    return EXIT_OK;
+}
+
+}  // namespace
+
+Command setup_perftree(CLI::App& app) {
+    auto o = std::make_shared<PerftreeOptions>();
+    CLI::App* sub = app.add_subcommand("perftree", "Answer as a perftree script: DEPTH FEN [MOVES]");
+    sub->add_option("depth", o->depth, "Number of plies")->required()->check(CLI::Range(1, 30));
+    sub->add_option("fen", o->fen, "Root position (one argument)")->required()->check(fen_validator());
+    sub->add_option("moves", o->moves, "UCI moves to play first (one argument, space separated)");
+    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_backend_option(*sub, o->backend);
+    return {sub, [o] { return run_perftree_command(*o); }};
+}
+
+}  // namespace gperft::cli

@@ -1,0 +1,3 @@
+#!/bin/sh
+# An engine that exits before saying anything.
+exit 3
