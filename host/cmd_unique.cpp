@@ -6,11 +6,17 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include "analysis/report.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "dist/dist_perft.hpp"
+#include "dist/dist_unique.hpp"
+#include "dist/faults.hpp"
+#include "dist/frontier_exchange.hpp"
 #include "frontier.hpp"
 #include "json.hpp"
 #include "parallel.hpp"
@@ -55,16 +61,24 @@ std::vector<Class> classify_final(const frontier::Frontier& f, bool search, int 
     return out;
 }
 
-// One "FEN ; count" line per position of the class, in frontier order.
-void emit_class(const frontier::Frontier& f, const std::vector<Class>& classes, Class c, const std::string& path) {
-    std::vector<size_t> picked;
+// The final ply's positions of class c.
+frontier::Frontier pick(const frontier::Frontier& f, const std::vector<Class>& classes, Class c) {
+    frontier::Frontier out;
     for (size_t i = 0; i < classes.size(); ++i)
-        if (classes[i] == c) picked.push_back(i);
-    std::sort(picked.begin(), picked.end(),
+        if (classes[i] == c) out.positions.push_back(f.positions[i]), out.counts.push_back(f.counts[i]);
+    return out;
+}
+
+// One "EPD ; count" line per position, in position_less order (so the file
+// does not depend on how the frontier was held or split).
+void write_emitted(const frontier::Frontier& f, const std::string& path) {
+    std::vector<size_t> order(f.positions.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
               [&](size_t a, size_t b) { return frontier::position_less(f.positions[a], f.positions[b]); });
     std::ofstream out(path);
     if (!out) throw std::invalid_argument("--emit: cannot write " + path);
-    for (size_t i : picked) {
+    for (size_t i : order) {
         std::string fen = chess::to_fen(f.positions[i]);
         fen = fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1));  // the four EPD fields
         out << fen << " ; " << f.counts[i] << "\n";
@@ -79,63 +93,140 @@ uint64_t paths_to(const frontier::Frontier& f, const std::string& fen) {
     return 0;
 }
 
-int run_unique_command(const UniqueOptions& o) {
-    static const std::map<std::string, Class> KINDS{{"mates", MATE}, {"stalemates", STALEMATE}, {"dead", DEAD}};
-    for (const auto& [kind, file] : o.emit)
-        if (!KINDS.count(kind)) throw std::invalid_argument("--emit: '" + kind + "' is not one of mates, stalemates, dead");
-    const chess::Position root = chess::parse_fen(o.fen);
+const std::map<std::string, Class> EMIT_KINDS{{"mates", MATE}, {"stalemates", STALEMATE}, {"dead", DEAD}};
+
+// What a run found, over every rank.
+struct UniqueResult {
+    std::vector<frontier::PlyCounts> plies;
+    uint64_t searched_dead = 0, unknown = 0;
+    std::vector<std::pair<std::string, uint64_t>> reached;
+    std::string backend;
+};
+
+// One process alone takes every core by default, a rank its share.
+int threads_of(const dist::Session& s, const UniqueOptions& o) {
+    return s.distributed() ? dist::rank_threads(s, o.threads) : o.threads;
+}
+
+// The engine of this rank's backend (on every rank: one may lack the GPU).
+std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const UniqueOptions& o, bool& gpu) {
     frontier::Options fo;
     fo.budget_bytes = o.memory_mb << 20;
-    fo.threads = o.threads;
-    const bool gpu = resolve_backend(o.backend) == Backend::Gpu;
-    const auto start = std::chrono::steady_clock::now();
-    frontier::Frontier final_ply;
-    auto plies = gpu ? frontier::unique_gpu(root, o.depth, fo, &final_ply)
-                     : frontier::unique_host(root, o.depth, fo, &final_ply);
+    fo.threads = threads_of(s, o);
+    fo.memory_sharers = s.local_size();
+    return dist::on_every_rank(s, [&] {
+        gpu = resolve_backend(o.backend) == Backend::Gpu;
+        return gpu ? frontier::make_gpu_engine(fo) : frontier::make_host_engine(fo);
+    });
+}
+
+// The final ply's classes, the --reach counts and the --emit files (written
+// by rank 0 from every rank's positions).
+void finish(const dist::Session& s, const UniqueOptions& o, const frontier::Frontier& final_part, UniqueResult& r) {
+    const int threads = threads_of(s, o);
     const bool need_classes = o.dead_search || !o.emit.empty();
-    const std::vector<Class> classes = need_classes ? classify_final(final_ply, o.dead_search, o.threads) : std::vector<Class>{};
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-    uint64_t searched_dead = 0, unknown = 0;
-    for (Class c : classes) searched_dead += c == DEAD, unknown += c == DEAD_UNKNOWN;
-    for (const auto& [kind, file] : o.emit) emit_class(final_ply, classes, KINDS.at(kind), file);
-    std::vector<std::pair<std::string, uint64_t>> reached;
-    for (const std::string& fen : o.reach) reached.emplace_back(fen, paths_to(final_ply, fen));
-
-    if (o.json) {
-        std::string rows;
-        for (const auto& p : plies) {
-            json::Object r;
-            r.raw("ply", std::to_string(p.ply)).cnt("distinct", p.distinct).cnt("paths", p.paths);
-            r.cnt("in_check", p.in_check).cnt("checkmates", p.checkmates).cnt("stalemates", p.stalemates);
-            r.cnt("dead", p.insufficient).cnt("check_paths", p.check_paths).cnt("checkmate_paths", p.checkmate_paths);
-            r.cnt("stalemate_paths", p.stalemate_paths).cnt("dead_paths", p.insufficient_paths);
-            r.raw("passes", std::to_string(p.passes));
-            rows += (rows.empty() ? "" : ", ") + r.text();
-        }
-        json::Object obj;
-        obj.str("fen", chess::to_fen(root)).raw("depth", std::to_string(o.depth)).str("backend", gpu ? "gpu" : "cpu");
-        obj.num("seconds", seconds).raw("plies", "[" + rows + "]");
-        if (o.dead_search) obj.cnt("dead_searched", searched_dead).cnt("dead_unknown", unknown);
-        if (!reached.empty()) {
-            json::Object r;
-            for (const auto& [fen, n] : reached) r.cnt(fen, n);
-            obj.raw("reach", r.text());
-        }
-        std::cout << obj.text() << std::endl;
-        return EXIT_OK;
+    const std::vector<Class> classes = dist::on_every_rank(s, [&] {
+        return need_classes ? classify_final(final_part, o.dead_search, threads) : std::vector<Class>{};
+    });
+    std::vector<chess::u128> sums(2, 0);
+    for (Class c : classes) sums[0] += c == DEAD, sums[1] += c == DEAD_UNKNOWN;
+    for (const std::string& fen : o.reach) sums.push_back(paths_to(final_part, fen));
+    sums = dist::sum_over_ranks(s, sums);
+    r.searched_dead = uint64_t(sums[0]), r.unknown = uint64_t(sums[1]);
+    for (size_t i = 0; i < o.reach.size(); ++i) r.reached.emplace_back(o.reach[i], uint64_t(sums[2 + i]));
+    for (const auto& [kind, file] : o.emit) {
+        const frontier::Frontier all = dist::gather_frontier(s, pick(final_part, classes, EMIT_KINDS.at(kind)));
+        dist::on_every_rank(s, [&] {
+            if (s.rank() == 0) write_emitted(all, file);
+        });
     }
+}
+
+UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess::Position& root) {
+    UniqueResult r;
+    bool gpu = false;
+    frontier::Frontier final_part;
+    {
+        const std::unique_ptr<frontier::Engine> engine = make_engine(s, o, gpu);
+        r.plies = dist::unique_over_ranks(s, *engine, root, o.depth, &final_part);
+    }
+    finish(s, o, final_part, r);
+    r.backend = dist::backend_over_ranks(s, gpu);
+    return r;
+}
+
+void print_json(const UniqueOptions& o, const chess::Position& root, const UniqueResult& r, double seconds) {
+    std::string rows;
+    for (const auto& p : r.plies) {
+        json::Object row;
+        row.raw("ply", std::to_string(p.ply)).cnt("distinct", p.distinct).cnt("paths", p.paths);
+        row.cnt("in_check", p.in_check).cnt("checkmates", p.checkmates).cnt("stalemates", p.stalemates);
+        row.cnt("dead", p.insufficient).cnt("check_paths", p.check_paths).cnt("checkmate_paths", p.checkmate_paths);
+        row.cnt("stalemate_paths", p.stalemate_paths).cnt("dead_paths", p.insufficient_paths);
+        row.raw("passes", std::to_string(p.passes));
+        rows += (rows.empty() ? "" : ", ") + row.text();
+    }
+    json::Object obj;
+    obj.str("fen", chess::to_fen(root)).raw("depth", std::to_string(o.depth)).str("backend", r.backend);
+    obj.num("seconds", seconds).raw("plies", "[" + rows + "]");
+    if (o.dead_search) obj.cnt("dead_searched", r.searched_dead).cnt("dead_unknown", r.unknown);
+    if (!r.reached.empty()) {
+        json::Object reach;
+        for (const auto& [fen, n] : r.reached) reach.cnt(fen, n);
+        obj.raw("reach", reach.text());
+    }
+    std::cout << obj.text() << std::endl;
+}
+
+void print_text(const UniqueOptions& o, const UniqueResult& r) {
     TextTable table({"ply", "distinct", "paths", "in check", "checkmates", "stalemates", "dead", "passes"});
-    for (const auto& p : plies)
+    for (const auto& p : r.plies)
         table.add({std::to_string(p.ply), std::to_string(p.distinct), chess::to_string(p.paths), std::to_string(p.in_check),
                    std::to_string(p.checkmates), std::to_string(p.stalemates), std::to_string(p.insufficient),
                    std::to_string(p.passes)});
     table.print(std::cout);
     if (o.dead_search)
-        std::cout << "dead at ply " << o.depth << " with the helpmate search: " << searched_dead << " (" << unknown
+        std::cout << "dead at ply " << o.depth << " with the helpmate search: " << r.searched_dead << " (" << r.unknown
                   << " undecided)\n";
-    for (const auto& [fen, n] : reached) std::cout << "paths to " << fen << ": " << n << "\n";
-    std::fprintf(stderr, "%s backend, %.3f s\n", gpu ? "gpu" : "cpu", seconds);
+    for (const auto& [fen, n] : r.reached) std::cout << "paths to " << fen << ": " << n << "\n";
+}
+
+// Every rank computes its part; rank 0 alone prints. Under a launcher a
+// rank that fails stops all of them (dist::on_every_rank), and one that
+// dies ends the job: it names itself, and rank 0 says that nothing was
+// printed.
+int run_unique_command(const UniqueOptions& o) {
+    for (const auto& [kind, file] : o.emit)
+        if (!EMIT_KINDS.count(kind))
+            throw std::invalid_argument("--emit: '" + kind + "' is not one of mates, stalemates, dead");
+    const dist::Session& s = dist::world();
+    const chess::Position root = chess::parse_fen(o.fen);
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<UniqueResult> r;
+    if (!s.distributed()) {
+        r = compute(s, o, root);
+    } else {
+        dist::install_crash_reporter(s.describe(s.rank()));
+        std::optional<dist::StopReporter> reporter;
+        if (s.rank() == 0) reporter.emplace(s.describe(0), "unique keeps no journal: run the command again");
+        try {
+            r = compute(s, o, root);
+        } catch (const dist::DistributedFailure& e) {
+            if (s.rank() == 0) error(e.what());
+            return e.status;
+        } catch (const dist::MpiError& e) {
+            s.abort_job(e.what(), 3);
+        }
+        if (s.rank() != 0) return EXIT_OK;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o.json) {
+        print_json(o, root, *r, seconds);
+        return EXIT_OK;
+    }
+    print_text(o, *r);
+    const std::string ranks = s.distributed() ? std::to_string(s.size()) + " ranks, " : "";
+    std::fprintf(stderr, "%s backend, %s%.3f s\n", r->backend.c_str(), ranks.c_str(), seconds);
     return EXIT_OK;
 }
 

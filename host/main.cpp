@@ -21,7 +21,7 @@ namespace {
 
 // The subcommands that run on several ranks (the others refuse under a
 // launcher rather than run K copies of themselves).
-const std::set<std::string> DISTRIBUTED_COMMANDS = {"perft"};
+const std::set<std::string> DISTRIBUTED_COMMANDS = {"perft", "unique"};
 
 // Bad input is the same on every rank (they all parse the same arguments),
 // so rank 0 alone reports it.
@@ -49,7 +49,9 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
             return c.run();
         }
         if (session.distributed()) {
-            if (session.rank() == 0) error("only `gperft perft` runs on several ranks; start anything else without mpirun or srun");
+            if (session.rank() == 0)
+                error("only `gperft perft` and `gperft unique` run on several ranks; start anything else without mpirun "
+                      "or srun");
             return EXIT_BAD_INPUT;
         }
         return run_default_job();

@@ -43,7 +43,7 @@ chess::Attacks device_attacks() {
 
 }  // namespace
 
-std::vector<PlyCounts> unique_gpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
+std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
     const gpu::Status s = gpu::status();
     if (!s.available) throw std::runtime_error(s.message);
     uint64_t budget = o.budget_bytes;
@@ -52,8 +52,7 @@ std::vector<PlyCounts> unique_gpu(const chess::Position& root, int depth, const 
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
         budget = free_bytes / 2;
     }
-    const chess::Position start = chess::canonical(root, chess::host_attacks());
-    return detail::Pipeline<CudaSystem>(budget, device_attacks()).run(start, depth, final_ply);
+    return std::make_unique<detail::Pipeline<CudaSystem>>(budget, device_attacks());
 }
 
 }  // namespace gperft::frontier

@@ -1,10 +1,14 @@
 // Distinct positions per ply: a sorted frontier of (position, multiplicity)
 // pairs, expanded one ply at a time and deduplicated by sort + reduce_by_key
 // (Thrust). One source runs on the host (Thrust's OpenMP or C++ system) and on
-// the GPU (CUDA system); this header is plain C++ for host/ to call.
+// the GPU (CUDA system); this header is plain C++ for host/ to call. One
+// process repeats the per-ply step; a distributed run adds an exchange of
+// the new frontier between processes inside it (host/dist/dist_unique).
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,7 +30,7 @@ struct PlyCounts {
     int passes = 1;  // partitions the ply's children were split into
 };
 
-// The final ply's positions (canonical: FIDE 9.2 identity) and multiplicities.
+// Positions (canonical: FIDE 9.2 identity) and their multiplicities.
 struct Frontier {
     std::vector<chess::Position> positions;
     std::vector<uint64_t> counts;
@@ -38,6 +42,9 @@ struct Options {
     // 0: a quarter of the host's memory, or half the GPU's free memory.
     uint64_t budget_bytes = 0;
     int threads = 0;  // host threads (<= 0: all)
+    // Processes sharing this machine's memory (ranks on a node): the default
+    // host budget is divided among them. (Each rank has a GPU of its own.)
+    int memory_sharers = 1;
 };
 
 // Thrown when the budget cannot hold even the smallest pass.
@@ -45,7 +52,55 @@ struct BudgetTooSmall : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Distinct positions after each ply 0..depth from root, on the host.
+// Holds one frontier (in device memory for the GPU engine) and applies the
+// per-ply steps to it.
+class Engine {
+   public:
+    virtual ~Engine() = default;
+    // Replaces the frontier held (positions canonical, each at most once).
+    virtual void load(const Frontier& f) = 0;
+    // Moves the frontier held out into `f` (host memory), leaving none.
+    virtual void take(Frontier& f) = 0;
+    // Replaces the frontier with its children, each distinct position once
+    // with its multiplicities summed; returns the passes it took (Options).
+    virtual int expand() = 0;
+    // The frontier's counts, as ply `ply` expanded in `passes` passes.
+    virtual PlyCounts classify(int ply, int passes) const = 0;
+};
+
+// The host engine (Thrust's OpenMP or C++ system).
+std::unique_ptr<Engine> make_host_engine(const Options& o);
+// The GPU engine; throws std::runtime_error when no device is usable.
+std::unique_ptr<Engine> make_gpu_engine(const Options& o);
+
+// What a run split over several processes adds to each ply. Every call is
+// collective: each process makes it, at the same point of the run.
+class Exchange {
+   public:
+    virtual ~Exchange() = default;
+    // After each process's own work at `ply`: when it failed on any process
+    // (`failure` is this one's, or null), throws on every process.
+    virtual void agree(int ply, std::exception_ptr failure) = 0;
+    // Sends each position of `part` to the process that owns it; on return
+    // `part` holds this process's positions, each once, with the
+    // multiplicities of every process summed.
+    virtual void exchange(Frontier& part) = 0;
+    // `mine` summed over the processes (passes: the most any needed).
+    virtual PlyCounts sum(const PlyCounts& mine) = 0;
+};
+
+// The ply-0 frontier: the canonical root, reached by one path.
+Frontier root_frontier(const chess::Position& root);
+
+// Distinct positions after each ply 0..depth: the per-ply step. `start`
+// is this process's part of ply 0 (root_frontier, or nothing on the other
+// processes of a distributed run); `exchange` is null for a single process.
+// `final_ply` receives this process's part of the last ply.
+std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int depth, Exchange* exchange,
+                                 Frontier* final_ply);
+
+// Distinct positions after each ply 0..depth from root, in one process on
+// the host.
 std::vector<PlyCounts> unique_host(const chess::Position& root, int depth, const Options& o, Frontier* final_ply);
 
 // The same on the GPU; throws std::runtime_error when no device is usable.

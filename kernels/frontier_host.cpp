@@ -2,6 +2,8 @@
 // available (GPERFT_FRONTIER_OMP), its sequential C++ system otherwise.
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "frontier_impl.cuh"
 
 #ifdef GPERFT_FRONTIER_OMP
@@ -43,20 +45,21 @@ struct HostSystem {
 
 }  // namespace
 
-std::vector<PlyCounts> unique_host(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
+std::unique_ptr<Engine> make_host_engine(const Options& o) {
 #ifdef GPERFT_FRONTIER_OMP
     if (o.threads > 0) omp_set_num_threads(o.threads);
 #endif
-    const chess::Attacks at = chess::host_attacks();
     uint64_t budget = o.budget_bytes;
-    if (budget == 0) budget = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4;
-    return detail::Pipeline<HostSystem>(budget, at).run(chess::canonical(root, at), depth, final_ply);
+    if (budget == 0)
+        budget = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4 /
+                 uint64_t(std::max(o.memory_sharers, 1));
+    return std::make_unique<detail::Pipeline<HostSystem>>(budget, chess::host_attacks());
 }
 
 bool position_less(const chess::Position& a, const chess::Position& b) { return detail::PositionLess{}(a, b); }
 
 #ifndef GPERFT_FRONTIER_CUDA
-std::vector<PlyCounts> unique_gpu(const chess::Position&, int, const Options&, Frontier*) {
+std::unique_ptr<Engine> make_gpu_engine(const Options&) {
     throw std::runtime_error("this gperft was built without CUDA (nvcc was not found at configure time)");
 }
 #endif

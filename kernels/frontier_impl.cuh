@@ -154,7 +154,7 @@ struct ClassifyFn {
 };
 
 template <class Sys>
-class Pipeline {
+class Pipeline : public Engine {
     template <class T>
     using Vec = typename Sys::template vector<T>;
 
@@ -167,24 +167,29 @@ class Pipeline {
         pass_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 5));
     }
 
-    // root must already be canonical (the tables may be device memory).
-    std::vector<PlyCounts> run(const Position& root, int depth, Frontier* final_ply) {
-        Vec<Position> level(1, root);
-        Vec<uint64_t> counts(1, 1);
-        std::vector<PlyCounts> plies{classify(level, counts, 0, 1)};
-        for (int ply = 1; ply <= depth; ++ply) {
-            int passes = 1;
-            next_ply(level, counts, passes);
-            plies.push_back(classify(level, counts, ply, passes));
-        }
-        if (final_ply) {
-            final_ply->positions.resize(level.size());
-            final_ply->counts.resize(counts.size());
-            thrust::copy(level.begin(), level.end(), final_ply->positions.begin());
-            thrust::copy(counts.begin(), counts.end(), final_ply->counts.begin());
-        }
-        return plies;
+    void load(const Frontier& f) override {
+        level_.resize(f.positions.size());
+        counts_.resize(f.counts.size());
+        thrust::copy(f.positions.begin(), f.positions.end(), level_.begin());
+        thrust::copy(f.counts.begin(), f.counts.end(), counts_.begin());
     }
+
+    void take(Frontier& f) override {
+        f.positions.resize(level_.size());
+        f.counts.resize(counts_.size());
+        thrust::copy(level_.begin(), level_.end(), f.positions.begin());
+        thrust::copy(counts_.begin(), counts_.end(), f.counts.begin());
+        Vec<Position>().swap(level_);
+        Vec<uint64_t>().swap(counts_);
+    }
+
+    int expand() override {
+        int passes = 1;
+        next_ply(level_, counts_, passes);
+        return passes;
+    }
+
+    PlyCounts classify(int ply, int passes) const override { return classify(level_, counts_, ply, passes); }
 
    private:
     PlyCounts classify(const Vec<Position>& level, const Vec<uint64_t>& counts, int ply, int passes) const {
@@ -320,6 +325,8 @@ class Pipeline {
     }
 
     Attacks at_;
+    Vec<Position> level_;  // the frontier held
+    Vec<uint64_t> counts_;
     uint64_t chunk_cap_, pass_cap_;
     double distinct_ratio_ = 1.0;
 };

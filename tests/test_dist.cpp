@@ -21,11 +21,13 @@
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dispatcher.hpp"
+#include "dist/dist_unique.hpp"
 #include "dist/faults.hpp"
 #include "dist/frontier_exchange.hpp"
 #include "dist/local_worker.hpp"
 #include "dist/session.hpp"
 #include "dist/wire.hpp"
+#include "frontier.hpp"
 #include "suite.hpp"
 
 using namespace chess;
@@ -263,6 +265,7 @@ TEST(DistLocalWorker, ExitStatusOfAFailure) {
     EXPECT_EQ(status_for(BackendUnavailable("x")), 2);
     EXPECT_EQ(status_for(JournalError("x")), 2);
     EXPECT_EQ(status_for(std::invalid_argument("x")), 2);
+    EXPECT_EQ(status_for(frontier::BudgetTooSmall("x")), 2);
     EXPECT_EQ(status_for(std::runtime_error("x")), 3);
 }
 
@@ -291,4 +294,44 @@ TEST(DistFrontier, ASingleRankOnlyMerges) {
             const int owner = frontier_owner(p, ranks);
             EXPECT_TRUE(owner >= 0 && owner < ranks);
         }
+}
+
+// The distributed per-ply step on one rank (where CI may have no mpirun):
+// the frontier leaves the engine, is exchanged (merged only) and comes back
+// every ply, and the counts and final ply are those of the plain step.
+TEST(DistUnique, TheExchangeStepOnOneRankChangesNothing) {
+    const Position root = parse_fen(KIWIPETE);
+    frontier::Options o;
+    o.threads = 1;
+    frontier::Frontier plain, exchanged;
+    const auto a = frontier::run_plies(*frontier::make_host_engine(o), frontier::root_frontier(root), 3, nullptr, &plain);
+    const auto x = make_rank_exchange(world());
+    const auto b = frontier::run_plies(*frontier::make_host_engine(o), frontier::root_frontier(root), 3, x.get(), &exchanged);
+    ASSERT_EQ(a.size(), 4u);
+    ASSERT_EQ(b.size(), a.size());
+    for (size_t ply = 0; ply < a.size(); ++ply) {
+        EXPECT_EQ(b[ply].distinct, a[ply].distinct) << ply;
+        EXPECT_TRUE(b[ply].paths == a[ply].paths) << ply;
+        EXPECT_EQ(b[ply].checkmates, a[ply].checkmates) << ply;
+        EXPECT_EQ(b[ply].in_check, a[ply].in_check) << ply;
+    }
+    EXPECT_EQ(a[3].distinct, plain.positions.size());
+    merge_positions(plain.positions, plain.counts);  // into the exchange's order
+    ASSERT_EQ(exchanged.positions.size(), plain.positions.size());
+    for (size_t i = 0; i < plain.positions.size(); ++i) {
+        EXPECT_TRUE(exchanged.positions[i] == plain.positions[i]) << i;
+        EXPECT_EQ(exchanged.counts[i], plain.counts[i]) << i;
+    }
+}
+
+TEST(DistUnique, OneRankAgreesByRethrowingItsOwnFailure) {
+    const Session& s = world();
+    EXPECT_NO_THROW(agree_on_failure(s, nullptr));
+    EXPECT_THROW(agree_on_failure(s, std::make_exception_ptr(std::invalid_argument("x"))), std::invalid_argument);
+    EXPECT_EQ(on_every_rank(s, [] { return 7; }), 7);
+    EXPECT_THROW(on_every_rank(s, [] { throw frontier::BudgetTooSmall("x"); }), frontier::BudgetTooSmall);
+    const std::vector<u128> v{u128(1) << 100, 5};
+    EXPECT_TRUE(sum_over_ranks(s, v) == v);
+    EXPECT_EQ(backend_over_ranks(s, true), "gpu");
+    EXPECT_EQ(backend_over_ranks(s, false), "cpu");
 }

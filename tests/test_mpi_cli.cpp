@@ -5,18 +5,14 @@
 // printed once. Skips (visibly) without mpirun or without MPI in the build.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <regex>
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "run_process.hpp"
+#include "mpi_cli_check.hpp"
 #include "test_data.hpp"
 
 namespace {
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 std::string json_field(const std::string& json, const std::string& key) {
     const size_t at = json.find("\"" + key + "\": ");
@@ -40,41 +36,10 @@ int count_lines(const std::string& text) {
     return n;
 }
 
-constexpr int RANKS = GPERFT_MPI_TEST_RANKS;
-
-class MpiCli : public ::testing::Test {
-   protected:
-    void SetUp() override {
-        if (!GPERFT_HAVE_MPI) GTEST_SKIP() << "gperft was built without MPI: the MPI tests do not apply";
-        const std::string mpirun = GPERFT_MPIEXEC;
-        if (mpirun.empty() || !std::filesystem::exists(mpirun))
-            GTEST_SKIP() << "mpirun not found (install openmpi-bin): the MPI tests are skipped";
-        // Containers often run as root; Open MPI refuses that unless told.
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    }
-
-    // `env` (shell assignments) applies to every rank: mpirun passes its
-    // environment on to the ranks it starts on this machine.
-    static ProcessResult mpirun(const std::string& args, const std::string& env = "") {
-        return run_shell(env + " " + std::string(GPERFT_MPIEXEC) + " " + GPERFT_MPIEXEC_FLAGS + " -np " +
-                         std::to_string(RANKS) + " " + GPERFT_BINARY + " " + args);
-    }
-
-    // For jobs where a rank dies: Open MPI 4.1's mpirun has been seen to
-    // hang in its own PMIx teardown after every rank had exited (rarely, on
-    // a loaded machine); the time limit ends such an mpirun. Everything the
-    // tests check has been written by then.
-    static ProcessResult mpirun_with_a_death(const std::string& args, const std::string& env) {
-        return run_shell(env + " timeout -s KILL 60 " + std::string(GPERFT_MPIEXEC) + " " + GPERFT_MPIEXEC_FLAGS +
-                         " -np " + std::to_string(RANKS) + " " + GPERFT_BINARY + " " + args);
-    }
-
-    struct Journal {
-        std::string path = "/tmp/gperft_mpi_cli_" + std::to_string(getpid()) + ".journal";
-        Journal() { std::remove(path.c_str()); }
-        ~Journal() { std::remove(path.c_str()); }
-    };
+struct Journal {
+    std::string path = "/tmp/gperft_mpi_cli_" + std::to_string(getpid()) + ".journal";
+    Journal() { std::remove(path.c_str()); }
+    ~Journal() { std::remove(path.c_str()); }
 };
 
 const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -160,7 +125,7 @@ TEST_F(MpiCli, BadInputIsReportedOnceWithStatusTwo) {
     for (const auto& [args, message] :
          std::vector<std::pair<std::string, std::string>>{{"perft --depth 4 --moves e2e5" + CPU1, "move 'e2e5' is not legal"},
                                                           {"suite " + std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd",
-                                                           "only `gperft perft` runs on several ranks"}}) {
+                                                           "only `gperft perft` and `gperft unique` run on several ranks"}}) {
         const ProcessResult r = mpirun(args);
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_EQ(r.out, "") << args;

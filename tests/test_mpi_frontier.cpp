@@ -4,7 +4,8 @@
 // all ranks must be OEIS A083276 (tests/data), the paths perft(ply) (the
 // published counts), and the set of positions the one a single process
 // builds (the work units, and `gperft unique`'s engine). A frontier held
-// whole by every rank must merge across ranks.
+// whole by every rank must merge across ranks. `gperft unique`'s per-ply
+// step over the ranks must give the single-process counts.
 #include <gtest/gtest.h>
 
 #include "chess/io/count_text.hpp"
@@ -12,6 +13,7 @@
 #include "chess/movegen.hpp"
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
+#include "dist/dist_unique.hpp"
 #include "dist/frontier_exchange.hpp"
 #include "dist/mpi_comm.hpp"
 #include "test_data.hpp"
@@ -21,6 +23,8 @@ using namespace gperft;
 using namespace gperft::dist;
 
 namespace {
+
+const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 frontier::Frontier expand(const frontier::Frontier& f) {
     const Attacks at = host_attacks();
@@ -104,6 +108,37 @@ TEST(MpiFrontier, TheSameFrontierOnEveryRankMergesAcrossRanks) {
     for (uint64_t m : w.multiplicity) paths += m;
     EXPECT_TRUE(t.distinct == w.positions.size()) << to_string(t.distinct);
     EXPECT_TRUE(t.paths == paths * unsigned(s.size())) << to_string(t.paths);
+}
+
+// `gperft unique`'s per-ply step over the ranks (the exchange inside it):
+// per-ply counts equal to one process's, and each rank's final part the
+// positions it owns, which together are the one process's final ply.
+TEST(MpiFrontier, PerPlyStepOverRanksEqualsOneProcess) {
+    const Session& s = world();
+    const Position root = parse_fen(KIWIPETE);
+    frontier::Options o;
+    o.threads = 1;
+    frontier::Frontier one, part;
+    const std::vector<frontier::PlyCounts> single = frontier::unique_host(root, 3, o, &one);
+    const std::vector<frontier::PlyCounts> over_ranks = unique_over_ranks(s, *frontier::make_host_engine(o), root, 3, &part);
+    ASSERT_EQ(over_ranks.size(), single.size());
+    for (size_t ply = 0; ply < single.size(); ++ply) {
+        const frontier::PlyCounts &a = single[ply], &b = over_ranks[ply];
+        EXPECT_EQ(b.ply, a.ply);
+        EXPECT_EQ(b.distinct, a.distinct) << "ply " << ply;
+        EXPECT_TRUE(b.paths == a.paths && b.check_paths == a.check_paths && b.checkmate_paths == a.checkmate_paths &&
+                    b.stalemate_paths == a.stalemate_paths && b.insufficient_paths == a.insufficient_paths)
+            << "ply " << ply;
+        EXPECT_EQ(b.in_check, a.in_check) << "ply " << ply;
+        EXPECT_EQ(b.checkmates, a.checkmates) << "ply " << ply;
+        EXPECT_EQ(b.stalemates, a.stalemates) << "ply " << ply;
+        EXPECT_EQ(b.insufficient, a.insufficient) << "ply " << ply;
+    }
+    expect_owned_sorted_distinct(s, part);
+    const auto [mine_a, mine_b] = fingerprint(part.positions, part.counts);
+    const auto [one_a, one_b] = fingerprint(one.positions, one.counts);
+    EXPECT_EQ(sum_over_ranks(s, mine_a), one_a);
+    EXPECT_EQ(sum_over_ranks(s, mine_b), one_b);
 }
 
 // Every rank runs the tests; rank 0 prints them, other ranks print only

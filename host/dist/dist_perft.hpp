@@ -45,4 +45,8 @@ int serve_perft(const Session& s, int depth, DeepOptions o);
 // free memory.
 DeepOptions rank_options(const Session& s, DeepOptions o);
 
+// The CPU threads of one rank: `threads` when given (> 0), else the cores
+// it may run on (its CPU affinity), at most its share of the node's cores.
+int rank_threads(const Session& s, int threads);
+
 }  // namespace gperft::dist

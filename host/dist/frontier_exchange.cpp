@@ -36,6 +36,19 @@ void exchange_frontier(const Session& s, frontier::Frontier& part) {
     merge_positions(part.positions, part.counts);
 }
 
+frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& part) {
+    if (!s.distributed()) return part;
+    std::vector<FrontierRecord> mine(part.positions.size());
+    for (size_t i = 0; i < mine.size(); ++i) mine[i] = {part.positions[i], part.counts[i], 0};
+    const std::vector<FrontierRecord> all = detail::gather_records(s, mine);
+    frontier::Frontier out;
+    for (const FrontierRecord& r : all) {
+        out.positions.push_back(r.pos);
+        out.counts.push_back(r.count);
+    }
+    return out;
+}
+
 FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part) {
     u128 paths = 0;
     for (uint64_t p : part.counts) paths = checked_add(paths, p);

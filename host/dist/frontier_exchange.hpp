@@ -36,6 +36,10 @@ struct FrontierTotals {
 };
 FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part);
 
+// Collective: every rank's `part` on rank 0, rank after rank (each in its
+// own order); an empty frontier on the other ranks.
+frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& part);
+
 // One record of the exchange: 64 bytes, a power of two.
 struct alignas(16) FrontierRecord {
     chess::Position pos;
@@ -52,6 +56,8 @@ std::vector<FrontierRecord> alltoallv_records(const Session& s, const std::vecto
                                               const std::vector<uint64_t>& counts);
 // Every rank's `mine` (the same length on every rank), in rank order.
 std::vector<uint64_t> allgather_words(const Session& s, const std::vector<uint64_t>& mine);
+// Every rank's `mine` on rank 0, in rank order; nothing on the others.
+std::vector<FrontierRecord> gather_records(const Session& s, const std::vector<FrontierRecord>& mine);
 }  // namespace detail
 
 }  // namespace gperft::dist

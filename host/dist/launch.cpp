@@ -81,12 +81,16 @@ const Session& world() {
     return single;
 }
 
-DeepOptions rank_options(const Session& s, DeepOptions o) {
-    o.memory_sharers = std::max(1, s.local_size());
-    if (o.threads > 0) return o;
+int rank_threads(const Session& s, int threads) {
+    if (threads > 0) return threads;
     cpu_set_t set;
     const int bound = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : default_threads();
-    o.threads = std::max(1, std::min(bound, default_threads() / o.memory_sharers));
+    return std::max(1, std::min(bound, default_threads() / std::max(1, s.local_size())));
+}
+
+DeepOptions rank_options(const Session& s, DeepOptions o) {
+    o.memory_sharers = std::max(1, s.local_size());
+    o.threads = rank_threads(s, o.threads);
     return o;
 }
 

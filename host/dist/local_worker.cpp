@@ -5,12 +5,14 @@
 #include "backend.hpp"
 #include "chess/io/fen.hpp"
 #include "deep/journal.hpp"
+#include "frontier.hpp"
 
 namespace gperft::dist {
 
 int status_for(const std::exception& e) {
     if (dynamic_cast<const BackendUnavailable*>(&e) || dynamic_cast<const std::invalid_argument*>(&e) ||
-        dynamic_cast<const JournalError*>(&e) || dynamic_cast<const chess::FenError*>(&e))
+        dynamic_cast<const JournalError*>(&e) || dynamic_cast<const chess::FenError*>(&e) ||
+        dynamic_cast<const frontier::BudgetTooSmall*>(&e))
         return 2;
     return 3;
 }

@@ -20,12 +20,6 @@ struct Session::Impl {
 
 inline MPI_Comm communicator(const Session& s) { return s.impl().comm; }
 
-// An MPI call that failed (the communicator returns errors instead of
-// ending the job, so the message can say which call and which peer).
-struct MpiError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 // Throws MpiError naming `what` and MPI's description of `rc`.
 void check_mpi(int rc, const std::string& what);
 

@@ -44,6 +44,7 @@ std::vector<FrontierRecord> alltoallv_records(const Session&, const std::vector<
     no_mpi();
 }
 std::vector<uint64_t> allgather_words(const Session&, const std::vector<uint64_t>&) { no_mpi(); }
+std::vector<FrontierRecord> gather_records(const Session&, const std::vector<FrontierRecord>&) { no_mpi(); }
 }  // namespace detail
 
 }  // namespace gperft::dist

@@ -36,6 +36,12 @@ struct LaunchError : std::runtime_error {
 
 bool built_with_mpi();
 
+// An MPI call that failed (the communicator returns errors instead of
+// ending the job, so the message can say which call and which peer).
+struct MpiError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 class Session {
    public:
     // A single-rank session, without MPI.

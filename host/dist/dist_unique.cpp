@@ -1,0 +1,139 @@
+#include "dist/dist_unique.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "dist/dist_perft.hpp"
+#include "dist/faults.hpp"
+#include "dist/frontier_exchange.hpp"
+#include "dist/local_worker.hpp"
+#include "dist/wire.hpp"
+
+namespace gperft::dist {
+
+using chess::u128;
+using frontier::PlyCounts;
+
+namespace {
+
+// Every rank's `mine` (the same length on every rank), one vector per rank.
+std::vector<Words> allgather(const Session& s, const Words& mine) {
+    const std::vector<uint64_t> all = detail::allgather_words(s, mine);
+    std::vector<Words> per_rank;
+    for (size_t at = 0; at < all.size(); at += mine.size())
+        per_rank.emplace_back(all.begin() + long(at), all.begin() + long(at + mine.size()));
+    return per_rank;
+}
+
+Failure failure_of(std::exception_ptr p) {
+    try {
+        std::rethrow_exception(p);
+    } catch (const std::exception& e) {
+        return {status_for(e), e.what()};
+    } catch (...) {
+        return {3, "an exception of unknown type"};
+    }
+}
+
+// The counts of a ply as 128-bit numbers, in a fixed order (passes apart).
+std::vector<u128> count_fields(const PlyCounts& c) {
+    return {c.distinct,   c.paths,       c.in_check,        c.checkmates,      c.stalemates,
+            c.insufficient, c.check_paths, c.checkmate_paths, c.stalemate_paths, c.insufficient_paths};
+}
+
+PlyCounts from_fields(int ply, int passes, const std::vector<u128>& f) {
+    PlyCounts c;
+    c.ply = ply, c.passes = passes;
+    c.distinct = uint64_t(f[0]), c.paths = f[1], c.in_check = uint64_t(f[2]), c.checkmates = uint64_t(f[3]);
+    c.stalemates = uint64_t(f[4]), c.insufficient = uint64_t(f[5]);
+    c.check_paths = f[6], c.checkmate_paths = f[7], c.stalemate_paths = f[8], c.insufficient_paths = f[9];
+    return c;
+}
+
+class RankExchange : public frontier::Exchange {
+   public:
+    explicit RankExchange(const Session& s) : s_(s), fault_(test_fault_from_env()) {}
+
+    void agree(int ply, std::exception_ptr failure) override {
+        if (!failure && fault_ && fault_->rank == s_.rank() && fault_->after_units == size_t(ply)) {
+            const std::string mode = fault_->mode;
+            fault_.reset();
+            try {
+                inject_fault(mode);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        }
+        agree_on_failure(s_, failure);
+    }
+
+    void exchange(frontier::Frontier& part) override { exchange_frontier(s_, part); }
+
+    PlyCounts sum(const PlyCounts& mine) override {
+        if (!s_.distributed()) return mine;
+        const std::vector<u128> totals = sum_over_ranks(s_, count_fields(mine));
+        const std::vector<Words> passes = allgather(s_, {uint64_t(mine.passes)});
+        uint64_t most = 0;
+        for (const Words& p : passes) most = std::max(most, p[0]);
+        return from_fields(mine.ply, int(most), totals);
+    }
+
+   private:
+    const Session& s_;
+    std::optional<TestFault> fault_;
+};
+
+}  // namespace
+
+void agree_on_failure(const Session& s, std::exception_ptr failure) {
+    if (!s.distributed()) {
+        if (failure) std::rethrow_exception(failure);
+        return;
+    }
+    // Two rounds only when something failed: the lengths, then the messages.
+    const Words mine = failure ? pack(failure_of(failure)) : Words{};
+    const std::vector<Words> lengths = allgather(s, {mine.size()});
+    uint64_t longest = 0;
+    for (const Words& n : lengths) longest = std::max(longest, n[0]);
+    if (longest == 0) return;
+    Words padded = mine;
+    padded.resize(longest, 0);
+    const std::vector<Words> all = allgather(s, padded);
+    int first = 0;
+    while (lengths[size_t(first)][0] == 0) ++first;
+    const Words& text = all[size_t(first)];
+    const Failure f = unpack_failure(Words(text.begin(), text.begin() + long(lengths[size_t(first)][0])));
+    if (s.rank() == 0 && failure) std::rethrow_exception(failure);
+    throw DistributedFailure(s.describe(first) + " failed: " + f.message + "; the job stopped without a total",
+                             f.status);
+}
+
+std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s) { return std::make_unique<RankExchange>(s); }
+
+std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Engine& engine,
+                                                   const chess::Position& root, int depth,
+                                                   frontier::Frontier* final_part) {
+    if (!s.distributed()) return frontier::run_plies(engine, frontier::root_frontier(root), depth, nullptr, final_part);
+    const auto exchange = make_rank_exchange(s);
+    const frontier::Frontier start = s.rank() == 0 ? frontier::root_frontier(root) : frontier::Frontier{};
+    return frontier::run_plies(engine, start, depth, exchange.get(), final_part);
+}
+
+std::vector<u128> sum_over_ranks(const Session& s, const std::vector<u128>& mine) {
+    if (!s.distributed()) return mine;
+    Words words;
+    for (u128 v : mine) put_u128(words, v);
+    std::vector<u128> total(mine.size(), 0);
+    for (const Words& w : allgather(s, words))
+        for (size_t i = 0; i < mine.size(); ++i) total[i] += get_u128(w[2 * i], w[2 * i + 1]);
+    return total;
+}
+
+std::string backend_over_ranks(const Session& s, bool gpu) {
+    if (!s.distributed()) return gpu ? "gpu" : "cpu";
+    const std::vector<Words> all = allgather(s, {uint64_t(gpu)});
+    const bool same = std::all_of(all.begin(), all.end(), [&](const Words& w) { return w[0] == all[0][0]; });
+    return !same ? "mixed" : all[0][0] ? "gpu" : "cpu";
+}
+
+}  // namespace gperft::dist

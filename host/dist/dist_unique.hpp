@@ -1,0 +1,69 @@
+// Distributed `gperft unique`: the frontier library's per-ply step with each
+// new frontier hash-partitioned over the ranks (exchange_frontier), so each
+// rank sorts and merges the positions it owns; per-ply counts are summed
+// over the ranks. Also the collectives the subcommand needs around it. On a
+// single-rank session every collective is local and nothing is exchanged.
+#pragma once
+
+#include <exception>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "chess/count.hpp"
+#include "dist/session.hpp"
+#include "frontier.hpp"
+
+namespace gperft::dist {
+
+// Collective. Returns when no rank failed (`failure`: this rank's, or
+// null). Otherwise throws on every rank: on rank 0 its own exception when
+// it failed (so bad input reads as in a single process), else
+// DistributedFailure naming the lowest failing rank and its message; on the
+// other ranks DistributedFailure with the same exit status, for them to
+// return quietly. A single-rank session rethrows its own failure.
+void agree_on_failure(const Session& s, std::exception_ptr failure);
+
+// Collective: runs `step` on this rank, then agree_on_failure.
+template <class Step>
+auto on_every_rank(const Session& s, Step&& step) {
+    using Result = decltype(step());
+    if constexpr (std::is_void_v<Result>) {
+        on_every_rank(s, [&] {
+            step();
+            return 0;
+        });
+    } else {
+        if (!s.distributed()) return step();
+        std::exception_ptr failure;
+        Result result{};
+        try {
+            result = step();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        agree_on_failure(s, failure);
+        return result;
+    }
+}
+
+// The frontier::Exchange of a session's ranks. With GPERFT_TEST_FAULT set
+// (faults.hpp), the rank it names fails in its mode while expanding the ply
+// given as UNITS.
+std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s);
+
+// Collective: distinct positions after each ply 0..depth, summed over the
+// ranks (rank 0 starts from the root, the others from nothing). `final_part`
+// receives this rank's part of the last ply.
+std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Engine& engine,
+                                                   const chess::Position& root, int depth,
+                                                   frontier::Frontier* final_part);
+
+// Collective: `mine` summed over the ranks, element by element.
+std::vector<chess::u128> sum_over_ranks(const Session& s, const std::vector<chess::u128>& mine);
+
+// Collective: "cpu" or "gpu" when every rank used it, else "mixed".
+std::string backend_over_ranks(const Session& s, bool gpu);
+
+}  // namespace gperft::dist

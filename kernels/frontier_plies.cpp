@@ -1,0 +1,68 @@
+// The per-ply step of the distinct-position count, shared by a single
+// process and a distributed run: expand, (exchange between processes),
+// classify. Plain C++: the engines hold the Thrust code.
+#include "chess/attacks.hpp"
+#include "chess/movegen.hpp"
+#include "frontier.hpp"
+
+namespace gperft::frontier {
+
+namespace {
+
+// Runs a process's own work; in a distributed run every process then
+// learns whether it failed anywhere (Exchange::agree), so none is left
+// waiting in the next collective for one that has given up.
+template <class Step>
+auto own_work(Exchange* x, int ply, Step&& step) {
+    if (!x) return step();
+    std::exception_ptr failure;
+    decltype(step()) result{};
+    try {
+        result = step();
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    x->agree(ply, failure);
+    return result;
+}
+
+}  // namespace
+
+Frontier root_frontier(const chess::Position& root) { return {{chess::canonical(root, chess::host_attacks())}, {1}}; }
+
+std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int depth, Exchange* x, Frontier* final_ply) {
+    const auto sum = [&](const PlyCounts& c) { return x ? x->sum(c) : c; };
+    std::vector<PlyCounts> plies{sum(own_work(x, 0, [&] {
+        engine.load(start);
+        return engine.classify(0, 1);
+    }))};
+    Frontier part;  // in a distributed run, between expansion and classification
+    for (int ply = 1; ply <= depth; ++ply) {
+        const int passes = own_work(x, ply, [&] {
+            const int p = engine.expand();
+            if (x) engine.take(part);
+            return p;
+        });
+        if (x) x->exchange(part);
+        plies.push_back(sum(own_work(x, ply, [&] {
+            if (x) engine.load(part);
+            part = {};
+            return engine.classify(ply, passes);
+        })));
+    }
+    if (final_ply) own_work(x, depth, [&] {
+            engine.take(*final_ply);
+            return 0;
+        });
+    return plies;
+}
+
+std::vector<PlyCounts> unique_host(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
+    return run_plies(*make_host_engine(o), root_frontier(root), depth, nullptr, final_ply);
+}
+
+std::vector<PlyCounts> unique_gpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
+    return run_plies(*make_gpu_engine(o), root_frontier(root), depth, nullptr, final_ply);
+}
+
+}  // namespace gperft::frontier
