@@ -162,7 +162,6 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth);
     PerftEngine engine({backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed});
     d.hash_mb = engine.cpu_table_mb();
-    d.device_hash_mb = backend == Backend::Gpu ? o.hash_mb : 0;
     if (d.split == 0) {
         d.perft = plain_run(root, depth, engine);
     } else {
@@ -182,6 +181,7 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
         d.perft.nodes = t.total;
         for (size_t i = 0; i < w.root_moves.size(); ++i) d.perft.divide.emplace_back(w.root_moves[i], t.per_root_move[i]);
     }
+    d.device_hash_mb = (long long)engine.device_table_mb();  // what the device ended up with
     d.perft.backend = engine.backend_name();
     d.perft.seconds = seconds_since(start);
     return d;
