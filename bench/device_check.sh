@@ -6,7 +6,9 @@
 #   1. configures (CMAKE_CUDA_ARCHITECTURES=90) and builds with the carried deps,
 #   2. runs the tests labelled gpu,
 #   3. runs the GPU benchmark: start position perft 7, 8, 9 and Kiwipete
-#      perft 6, 7 (plus the CPU engine at start perft 7 as the peer),
+#      perft 6, 7 (plus the CPU engine at start perft 7 as the peer), start
+#      perft 8 without duplicate removal and with device tables, and the deep
+#      start position perft 10 with tables against its published count,
 #   4. with time to spare, builds other variants of the leaf kernel (launch
 #      shapes, the interleaved generate-and-count sink) and times start
 #      position perft 8 with each,
@@ -108,11 +110,12 @@ fi
 
 # --- benchmark -----------------------------------------------------------------
 bench=""
-# bench NAME LIMIT BACKEND FEN DEPTH REPEAT [BUILD_DIR]
+# bench NAME LIMIT BACKEND FEN DEPTH REPEAT [BUILD_DIR [GPU_BENCH_FLAGS...]]
 bench() {
   local name=$1 limit=$2 backend=$3 fen=$4 depth=$5 repeat=$6 dir=${7:-$BUILD} rc
+  shift 7 2>/dev/null || shift $#
   step "bench_$name" "$limit" "./$dir/gpu_bench" --name "$name" --backend "$backend" --fen "$fen" --depth "$depth" \
-    --repeat "$repeat" --expected-from bench/data/perft_targets.epd
+    --repeat "$repeat" --expected-from bench/data/perft_targets.epd "$@"
   rc=$?
   local line
   line=$(grep -E '^\{' "$logs/bench_$name.log" | tail -1)
@@ -134,6 +137,29 @@ if $built; then
   bench start_perft9 100 gpu "$START" 9 1
 else
   failed=1
+fi
+
+# --- tables and duplicate removal ---------------------------------------------
+# Start position perft 8 without duplicate removal and with automatic device
+# tables (one cold run each: tables persist between repeats), beside the
+# default above (duplicate removal on, no tables); then the deep perft(10)
+# target with automatic tables, work units and the host table, checked
+# against the published count.
+deep=""
+deep_run() {  # deep_run NAME LIMIT DEPTH EXPECTED GPERFT_ARGS...
+  local name=$1 limit=$2 depth=$3 expected=$4 rc nodes line
+  shift 4
+  step "$name" "$limit" "./$BUILD/gperft" perft --backend gpu --depth "$depth" --json --quiet "$@"
+  rc=$?
+  line=$(grep -E '^\{' "$logs/$name.log" | tail -1)
+  nodes=$(echo "$line" | grep -o '"nodes": "*[0-9]*' | grep -o '[0-9]*$')
+  [ "$rc" -eq 0 ] && [ "$nodes" = "$expected" ] || failed=1
+  deep+="${deep:+, }{\"name\": $(json_str "$name"), \"status\": $rc, \"expected\": \"$expected\", \"match\": $([ "$nodes" = "$expected" ] && echo true || echo false), \"result\": ${line:-null}}"
+}
+if $built; then
+  bench start_perft8_no_dedup 40 gpu "$START" 8 1 "$BUILD" --no-dedup
+  bench start_perft8_tables 40 gpu "$START" 8 1 "$BUILD" --hash -1
+  deep_run deep_perft10_tables 40 10 69352859712417
 fi
 
 # --- leaf kernel variants (only with time to spare) ---------------------------
@@ -164,6 +190,7 @@ report="$out/device_check_$stamp.json"
   printf ' "steps": [%s],\n' "$steps"
   printf ' "gpu_tests": {"status": %s, "summary": %s},\n' "$tests_status" "$(json_str "$tests_summary")"
   printf ' "bench": [%s],\n' "$bench"
+  printf ' "deep": [%s],\n' "$deep"
   printf ' "elapsed_s": %s, "ok": %s}\n' "$(( $(date +%s) - start ))" "$([ $failed -eq 0 ] && echo true || echo false)"
 } > "$report"
 echo "device_check: wrote $report (logs in $logs)" >&2

@@ -3,6 +3,7 @@
 // seconds of the repeats, nodes/s, the engine's run statistics, and whether
 // the count matches the one published in a data file. The device is warmed
 // up first (context, tables, arena), so the time is the search itself.
+// --hash and --no-dedup switch the transposition tables and duplicate removal.
 // Exit status: 0 match (or nothing to compare), 1 mismatch, 2 bad input or
 // no device.
 #include <CLI/CLI.hpp>
@@ -26,6 +27,8 @@ struct BenchOptions {
     std::string backend = "gpu";
     int repeat = 1;
     std::string expected_from;  // suite file with published counts
+    long long hash_mb = 0;      // device transposition tables, MiB (-1: automatic)
+    bool no_dedup = false;
 };
 
 std::optional<chess::u128> published(const std::string& file, const chess::Position& root, int depth) {
@@ -42,6 +45,9 @@ int run(const BenchOptions& o) {
     const chess::Position root = chess::parse_fen(o.fen);
     const bool gpu = o.backend == "gpu";
     std::string device = "cpu: " + std::to_string(gperft::default_threads()) + " threads";
+    gperft::gpu::Options options;
+    options.table_bytes = o.hash_mb < 0 ? gperft::gpu::AUTO_TABLES : o.hash_mb << 20;
+    options.dedup = !o.no_dedup;
     if (gpu) {
         const gperft::gpu::Status s = gperft::gpu::status();
         if (!s.available) {
@@ -49,14 +55,16 @@ int run(const BenchOptions& o) {
             return 2;
         }
         device = s.message;
-        gperft::gpu::perft_batch({root}, std::min(o.depth, 3));  // warm-up: context, tables, arena
+        gperft::gpu::perft_batch({root}, std::min(o.depth, 3), options);  // warm-up: context, tables, arena
     }
     gperft::gpu::Stats stats;
     chess::u128 nodes = 0;
     std::vector<double> seconds;
     for (int i = 0; i < o.repeat; ++i) {
+        // A repeat with tables reuses them (they persist between calls), so
+        // only the first run of each is cold; the JSON gives every run.
         const auto start = std::chrono::steady_clock::now();
-        nodes = gpu ? gperft::gpu::perft_batch({root}, o.depth, {}, &stats)[0]
+        nodes = gpu ? gperft::gpu::perft_batch({root}, o.depth, options, &stats)[0]
                     : gperft::cpu_perft_batch({root}, o.depth, 0)[0];
         seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
@@ -75,6 +83,10 @@ int run(const BenchOptions& o) {
         obj.raw("leaf_items", std::to_string(stats.leaf_items)).raw("make_launches", std::to_string(stats.make_launches));
         obj.num("arena_mib", double(stats.arena_bytes) / (1 << 20));
         obj.num("peak_arena_mib", double(stats.peak_arena_bytes) / (1 << 20));
+        obj.num("table_mib", double(stats.table_bytes) / (1 << 20)).boolean("dedup", options.dedup);
+        obj.raw("table_probes", std::to_string(stats.table_probes)).raw("table_hits", std::to_string(stats.table_hits));
+        obj.raw("dedup_positions", std::to_string(stats.dedup_positions));
+        obj.raw("duplicates", std::to_string(stats.duplicates));
     }
     std::cout << obj.text() << std::endl;
     return expected && *expected != nodes ? 1 : 0;
@@ -91,6 +103,9 @@ int main(int argc, char** argv) {
     app.add_option("--backend", o.backend, "gpu or cpu")->check(CLI::IsMember({"gpu", "cpu"}));
     app.add_option("--repeat", o.repeat, "Timed runs; the best is reported")->check(CLI::Range(1, 100));
     app.add_option("--expected-from", o.expected_from, "Suite file with the published counts")->check(CLI::ExistingFile);
+    app.add_option("--hash", o.hash_mb, "Device transposition tables in MiB (0: none, the default; -1: automatic)")
+        ->check(CLI::Range(-1LL, 1LL << 22));
+    app.add_flag("--no-dedup", o.no_dedup, "No duplicate removal within levels");
     try {
         app.parse(argc, argv);
         return run(o);

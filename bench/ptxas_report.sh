@@ -21,6 +21,8 @@ echo "$log" | awk '
   while IFS=$'\t' read -r name regs stack st ld smem; do
     pretty=$(echo "$name" | c++filt | sed -E 's/\(chess::Color\)0/WHITE/g; s/\(chess::Color\)1/BLACK/g;
                s/gperft::gpu:://g; s/^void //; s/\(.*$//; s/ >/>/g')
-    case "$pretty" in cub*) pretty="cub $(echo "$pretty" | grep -oE 'DeviceScan[A-Za-z]*|EmptyKernel' | head -1)" ;; esac
+    case "$pretty" in
+      cub*) pretty="cub $( (echo "$pretty" | grep -oE 'Device(Scan|RadixSort)[A-Za-z]*|EmptyKernel' || echo kernel) | head -1)" ;;
+    esac
     echo "| \`$pretty\` | $regs | $stack | $st | $ld | $smem |"
   done

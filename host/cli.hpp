@@ -38,7 +38,7 @@ std::string join_words(const std::vector<std::string>& words, const std::string&
 void error(const std::string& what);
 
 Command setup_perft(CLI::App& app);
-// perft --stats: every ply's statistics, counted on the CPU.
+// perft --stats: every ply's statistics, counted on the CPU or the GPU.
 int run_perft_stats(const std::string& fen, const std::string& moves, int depth, Backend backend, int threads,
                     bool json_output);
 Command setup_suite(CLI::App& app);

@@ -78,7 +78,8 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
     std::fprintf(stderr, "%s backend, %.3f s, %.1f M nodes/s\n", r.backend.c_str(), r.seconds, nps / 1e6);
     if (deep && !o.quiet)
         std::fprintf(stderr, "split %d: %zu work units (%zu from the journal), table %zu MiB, host table %zu MiB\n",
-                     deep->split, deep->units, deep->units_resumed, deep->hash_mb, deep->host_hash_mb);
+                     deep->split, deep->units, deep->units_resumed, deep->hash_mb + size_t(deep->device_hash_mb),
+                     deep->host_hash_mb);
     if (dist && !o.quiet)
         std::fprintf(stderr, "%d ranks, units counted per rank: %s\n", dist->ranks,
                      units_per_rank_text(dist->units_per_rank).c_str());

@@ -1,18 +1,23 @@
 // The breadth-first pipeline's executor on a CUDA device: kernels that run
-// the per-item work of level_work.hpp, CUB's scan, and cudaMemcpy for the few
-// values the host driver reads. GPU-only refinements live here: the warp
-// shuffles behind accumulate and the shared-memory staging behind generate
-// (host_exec.hpp models both step by step). Every call and launch is checked.
+// the per-item work of level_work.hpp (and level_keys.hpp, level_stats.hpp),
+// CUB's scans and radix sort, and cudaMemcpy for the few values the host
+// driver reads. GPU-only refinements live here: the warp shuffles behind
+// accumulate and reduce_stats and the shared-memory staging behind generate
+// (host_exec.hpp models them step by step). Every call and launch is checked.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 #include <stdexcept>
 #include <string>
 
+#include "level_keys.hpp"
+#include "level_stats.hpp"
 #include "level_work.hpp"
+#include "perft_tables.hpp"
 #include "stack_arena.hpp"
 
 // Launch shape of the fused leaf kernel: with 384 threads and 3 blocks per SM
@@ -66,6 +71,32 @@ __global__ void __launch_bounds__(LaunchShape<F>::block, LaunchShape<F>::min_blo
     if (segment_tail(lane, c.key, key_above) && sum) atomicAdd(counters + c.key, sum);
 }
 
+// Each thread classifies its item into its own counters; the block sums them
+// (warp shuffles, then across warps through shared memory) and adds each
+// non-zero sum with one atomic.
+template <class F>
+__global__ void __launch_bounds__(STATS_BLOCK) stats_kernel(F f, uint64_t n, unsigned long long* counters) {
+    constexpr unsigned ALL_LANES = 0xFFFFFFFFu;
+    constexpr int WARPS = STATS_BLOCK / WARP;
+    __shared__ unsigned long long partial[chess::STAT_COUNT][WARPS];
+    const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    chess::PerftStats s;
+    if (i < n) f(i, s);
+    const int lane = int(threadIdx.x) & (WARP - 1), warp = int(threadIdx.x) / WARP;
+#pragma unroll
+    for (int k = 0; k < chess::STAT_COUNT; ++k) {
+        unsigned long long v = s.c[k];
+        for (int d = WARP / 2; d > 0; d /= 2) v += __shfl_down_sync(ALL_LANES, v, d);
+        if (lane == 0) partial[k][warp] = v;
+    }
+    __syncthreads();
+    if (threadIdx.x < chess::STAT_COUNT) {
+        unsigned long long sum = 0;
+        for (int w = 0; w < WARPS; ++w) sum += partial[threadIdx.x][w];
+        if (sum) atomicAdd(counters + threadIdx.x, sum);
+    }
+}
+
 template <class G>
 __global__ void __launch_bounds__(GENERATE_BLOCK) generate_kernel(G g) {
     __shared__ uint16_t s_moves[STAGE_CAPACITY];
@@ -78,13 +109,22 @@ __global__ void __launch_bounds__(GENERATE_BLOCK) generate_kernel(G g) {
 
 class DeviceExec {
    public:
-    DeviceExec(void* arena, std::size_t bytes, uint32_t* error_flag, Attacks tables)
-        : arena_(arena, bytes), error_(error_flag), at_(tables) {
+    DeviceExec(void* arena, std::size_t bytes, uint32_t* error_flag, Attacks tables, Zobrist keys,
+               PerftTables perft_tables, std::size_t table_bytes)
+        : arena_(arena, bytes),
+          error_(error_flag),
+          at_(tables),
+          keys_(keys),
+          perft_tables_(perft_tables),
+          table_bytes_(table_bytes) {
         cuda_check(cudaMemset(error_, 0, sizeof(uint32_t)), "cudaMemset(error flag)");
     }
 
     StackArena& arena() { return arena_; }
     Attacks tables() const { return at_; }
+    Zobrist zobrist() const { return keys_; }
+    PerftTables perft_tables() const { return perft_tables_; }
+    std::size_t table_bytes() const { return table_bytes_; }
     uint32_t* error_flag() { return error_; }
     void check_error(const char* what) {
         if (read(error_)) throw std::runtime_error(std::string("GPU perft: ") + what);
@@ -104,6 +144,10 @@ class DeviceExec {
         download(&v, p, 1);
         return v;
     }
+    template <class T>
+    void clear(T* p, uint64_t n) {
+        cuda_check(cudaMemset(p, 0, n * sizeof(T)), "cudaMemset(clear)");
+    }
 
     template <class F>
     void for_each(uint64_t n, const F& f) {
@@ -120,6 +164,14 @@ class DeviceExec {
         static_assert(B % WARP == 0, "warp accumulation needs whole warps");
         accumulate_kernel<<<unsigned((n + B - 1) / B), B>>>(f, n, reinterpret_cast<unsigned long long*>(counters));
         cuda_check(cudaGetLastError(), "accumulate launch");
+    }
+
+    template <class F>
+    void reduce_stats(uint64_t n, const F& f, uint64_t* counters) {
+        if (n == 0) return;
+        stats_kernel<<<unsigned((n + STATS_BLOCK - 1) / STATS_BLOCK), STATS_BLOCK>>>(
+            f, n, reinterpret_cast<unsigned long long*>(counters));
+        cuda_check(cudaGetLastError(), "statistics launch");
     }
 
     template <class G>
@@ -142,10 +194,38 @@ class DeviceExec {
         return read(out + n - 1) + read(in + n - 1);
     }
 
+    // data[i] = max(data[0], ..., data[i]), in place (CUB allows d_in == d_out).
+    void inclusive_max_scan(uint32_t* data, uint64_t n) {
+        if (n > uint64_t(INT32_MAX)) throw std::runtime_error("GPU perft: scan of more than 2^31 - 1 items");
+        std::size_t temp_bytes = 0;
+        cuda_check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, data, data, MaxIndex{}, int(n)),
+                   "max-scan size query");
+        ArenaScope scope(arena_);
+        void* temp = arena_.alloc<std::byte>(temp_bytes, "max-scan scratch");
+        cuda_check(cub::DeviceScan::InclusiveScan(temp, temp_bytes, data, data, MaxIndex{}, int(n)), "max-scan");
+    }
+
+    // Stable radix sort of (keys, ids) by all 64 key bits, double-buffered:
+    // afterwards keys/ids point at the sorted arrays.
+    void sort_pairs(SortBuffers& b, uint64_t n) {
+        if (n > uint64_t(INT32_MAX)) throw std::runtime_error("GPU perft: sort of more than 2^31 - 1 items");
+        cub::DoubleBuffer<uint64_t> keys(b.keys, b.keys_alt);
+        cub::DoubleBuffer<uint32_t> ids(b.ids, b.ids_alt);
+        std::size_t temp_bytes = 0;
+        cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, ids, int(n)), "sort size query");
+        ArenaScope scope(arena_);
+        void* temp = arena_.alloc<std::byte>(temp_bytes, "sort scratch");
+        cuda_check(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, ids, int(n)), "sort");
+        b = SortBuffers{keys.Current(), keys.Alternate(), ids.Current(), ids.Alternate()};
+    }
+
    private:
     StackArena arena_;
     uint32_t* error_;
     Attacks at_;
+    Zobrist keys_;
+    PerftTables perft_tables_;
+    std::size_t table_bytes_;
 };
 
 }  // namespace gperft::gpu

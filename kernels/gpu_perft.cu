@@ -1,6 +1,8 @@
 // The GPU backend: the breadth-first pipeline (level_pipeline.hpp) over
-// DeviceExec. One device copy of the lookup tables and one working arena,
-// sized from free device memory, live for the whole process.
+// DeviceExec. One device copy of the lookup tables, of the Zobrist keys of the
+// current seed, the transposition tables and one working arena live for the
+// whole process; the tables keep their contents between calls with the same
+// sizes and seed.
 #include <algorithm>
 #include <mutex>
 #include <stdexcept>
@@ -13,8 +15,11 @@
 namespace gperft::gpu {
 namespace {
 
-// Device memory the engine keeps between calls: the tables (uploaded once),
-// an error flag and the arena. Freed by the driver at process exit.
+constexpr std::size_t MIB = std::size_t(1) << 20;
+constexpr std::size_t MIN_ARENA = 64 * MIB;
+
+// Device memory the engine keeps between calls. Freed by the driver at
+// process exit.
 class Engine {
    public:
     static Engine& instance() {
@@ -22,24 +27,33 @@ class Engine {
         return engine;
     }
 
-    // The arena: `requested` bytes, or when 0 the free memory less headroom
-    // for the CUDA context and libraries, retried smaller if another process
-    // takes memory meanwhile.
-    void ensure_arena(std::size_t requested) {
-        if (arena_ && (requested == 0 ? auto_sized_ : requested == arena_bytes_)) return;
-        release_arena();
-        if (requested) return allocate(requested, requested);
-        std::size_t free = 0, total = 0;
-        cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-        const std::size_t headroom = std::max<std::size_t>(total / 32, std::size_t(512) << 20);
-        constexpr std::size_t MIN_ARENA = std::size_t(64) << 20;
-        if (free < headroom + MIN_ARENA)
-            throw std::runtime_error("GPU perft: only " + std::to_string(free >> 20) + " MiB of device memory free");
-        allocate(free - headroom, MIN_ARENA);
-        auto_sized_ = true;
+    // Tables and arena as `o` asks, reusing what is there when the requests
+    // are the same as last time; the keys of o.zobrist_seed (tables cleared
+    // when the seed changes: their entries were keyed with other keys).
+    void configure(const Options& o) {
+        if (o.table_bytes < AUTO_TABLES)
+            throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
+        if (!arena_ || o.arena_bytes != arena_request_ || o.table_bytes != table_request_) {
+            release();
+            allocate_tables(o);
+            allocate_arena(o.arena_bytes);
+            arena_request_ = o.arena_bytes;
+            table_request_ = o.table_bytes;
+        }
+        if (!keys_ready_ || o.zobrist_seed != keys_seed_) {
+            const auto host = chess::build_zobrist_data(o.zobrist_seed);
+            cuda_check(cudaMemcpy(keys_, host.get(), sizeof(chess::ZobristData), cudaMemcpyHostToDevice),
+                       "cudaMemcpy(Zobrist keys)");
+            if (table_memory_) cuda_check(cudaMemset(table_memory_, 0, table_bytes_), "cudaMemset(tables)");
+            keys_seed_ = o.zobrist_seed;
+            keys_ready_ = true;
+        }
     }
 
-    DeviceExec exec() { return DeviceExec(arena_, arena_bytes_, error_, chess::Attacks{tables_}); }
+    DeviceExec exec() {
+        return DeviceExec(arena_, arena_bytes_, error_, chess::Attacks{tables_}, chess::Zobrist{keys_},
+                          layout_tables(table_memory_, table_bytes_), table_bytes_);
+    }
     std::mutex& mutex() { return mutex_; }
 
    private:
@@ -49,9 +63,52 @@ class Engine {
         cuda_check(cudaMemcpy(tables_, host.get(), sizeof(chess::AttackData), cudaMemcpyHostToDevice),
                    "cudaMemcpy(tables)");
         cuda_check(cudaMalloc(&error_, sizeof(uint32_t)), "cudaMalloc(error flag)");
+        cuda_check(cudaMalloc(&keys_, sizeof(chess::ZobristData)), "cudaMalloc(Zobrist keys)");
     }
 
-    void allocate(std::size_t bytes, std::size_t minimum) {
+    // Free device memory less headroom for the CUDA context and libraries.
+    static std::size_t usable_memory() {
+        std::size_t free = 0, total = 0;
+        cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+        const std::size_t headroom = std::max<std::size_t>(total / 32, 512 * MIB);
+        return free > headroom ? free - headroom : 0;
+    }
+
+    // Explicit sizes must leave room for an arena; AUTO_TABLES takes
+    // AUTO_TABLE_SHARE of the usable memory (less an explicit arena).
+    void allocate_tables(const Options& o) {
+        if (o.table_bytes == 0) return;
+        const std::size_t usable = usable_memory();
+        const std::size_t arena_need = o.arena_bytes ? o.arena_bytes : MIN_ARENA;
+        std::size_t bytes;
+        if (o.table_bytes == AUTO_TABLES) {
+            const std::size_t rest = usable > arena_need ? usable - arena_need : 0;
+            bytes = std::min(std::size_t(double(usable) * AUTO_TABLE_SHARE), rest);
+        } else {
+            bytes = std::size_t(o.table_bytes);
+            if (bytes + arena_need > usable)
+                throw std::invalid_argument("device tables of " + std::to_string(bytes / MIB) + " MiB and an arena of " +
+                                            std::to_string(arena_need / MIB) + " MiB do not fit the " +
+                                            std::to_string(usable / MIB) + " MiB of device memory free");
+        }
+        bytes = bytes / sizeof(TableEntry) * sizeof(TableEntry);
+        if (bytes == 0) return;
+        cuda_check(cudaMalloc(&table_memory_, bytes), "cudaMalloc(transposition tables)");
+        table_bytes_ = bytes;
+        cuda_check(cudaMemset(table_memory_, 0, bytes), "cudaMemset(tables)");
+    }
+
+    // `requested` bytes, or when 0 the usable memory left, retried smaller if
+    // another process takes memory meanwhile.
+    void allocate_arena(std::size_t requested) {
+        std::size_t bytes = requested, minimum = requested;
+        if (!requested) {
+            bytes = usable_memory();
+            minimum = MIN_ARENA;
+            if (bytes < MIN_ARENA)
+                throw std::runtime_error("GPU perft: only " + std::to_string(bytes / MIB) +
+                                         " MiB of device memory free for the arena");
+        }
         for (;;) {
             const cudaError_t e = cudaMalloc(&arena_, bytes);
             if (e == cudaSuccess) break;
@@ -60,20 +117,25 @@ class Engine {
             bytes = bytes / 4 * 3;
         }
         arena_bytes_ = bytes;
-        auto_sized_ = false;
     }
 
-    void release_arena() {
+    void release() {
         if (arena_) cuda_check(cudaFree(arena_), "cudaFree(arena)");
-        arena_ = nullptr;
-        arena_bytes_ = 0;
+        if (table_memory_) cuda_check(cudaFree(table_memory_), "cudaFree(tables)");
+        arena_ = table_memory_ = nullptr;
+        arena_bytes_ = table_bytes_ = 0;
     }
 
     chess::AttackData* tables_ = nullptr;
+    chess::ZobristData* keys_ = nullptr;
+    uint64_t keys_seed_ = 0;
+    bool keys_ready_ = false;
     uint32_t* error_ = nullptr;
     void* arena_ = nullptr;
-    std::size_t arena_bytes_ = 0;
-    bool auto_sized_ = false;
+    std::size_t arena_bytes_ = 0, arena_request_ = 0;
+    void* table_memory_ = nullptr;
+    std::size_t table_bytes_ = 0;
+    long long table_request_ = 0;
     std::mutex mutex_;
 };
 
@@ -104,12 +166,25 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
     if (!s.available) throw std::runtime_error(s.message);
     Engine& engine = Engine::instance();
     std::lock_guard<std::mutex> lock(engine.mutex());
-    engine.ensure_arena(options.arena_bytes);
+    engine.configure(options);
     DeviceExec exec = engine.exec();
     Stats local;
     auto out = perft_batch_with(exec, roots, depth, options, stats ? *stats : local);
     cuda_check(cudaDeviceSynchronize(), "perft kernels");
     return out;
+}
+
+std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
+    const Status s = status();
+    if (!s.available) throw std::runtime_error(s.message);
+    Engine& engine = Engine::instance();
+    std::lock_guard<std::mutex> lock(engine.mutex());
+    engine.configure(options);
+    DeviceExec exec = engine.exec();
+    Stats local;
+    auto rows = perft_stats_with(exec, root, depth, options, stats ? *stats : local);
+    cuda_check(cudaDeviceSynchronize(), "statistics kernels");
+    return rows;
 }
 
 }  // namespace gperft::gpu

@@ -11,6 +11,8 @@
 
 #include "chess/count.hpp"
 #include "chess/position.hpp"
+#include "chess/stats.hpp"
+#include "chess/zobrist.hpp"
 
 namespace gperft::gpu {
 
@@ -27,6 +29,17 @@ Status status();
 // below 256^8 = 2^64; deeper requests are expanded on the host first.
 constexpr int MAX_DEVICE_DEPTH = 8;
 
+// Options::table_bytes for "choose for me": on the device a share of the
+// free memory (AUTO_TABLE_SHARE; the arena gets the rest), on the host
+// pipeline HOST_AUTO_TABLE_BYTES.
+constexpr long long AUTO_TABLES = -1;
+constexpr double AUTO_TABLE_SHARE = 0.5;
+constexpr long long HOST_AUTO_TABLE_BYTES = 16LL << 20;
+
+// Levels with fewer positions than this are not de-duplicated by default: a
+// sort costs a handful of launches, which a small level does not repay.
+constexpr uint64_t DEDUP_MIN_ITEMS = 4096;
+
 struct Options {
     // Bytes of the one working arena. 0: sized from free device memory (the
     // host pipeline then uses 256 MiB).
@@ -38,6 +51,17 @@ struct Options {
     // chunks are sized. Below 1 the chunks are optimistic and the levels
     // below split them again (tests use it to exercise that path).
     double chunk_estimate_scale = 1.0;
+    // Transposition tables, one per remaining depth 3..8 (perft_tables.hpp),
+    // all depths together in bytes: 0 none, AUTO_TABLES sized automatically.
+    // On the device they persist between calls with the same sizes and seed.
+    long long table_bytes = 0;
+    // Seed of the 128-bit Zobrist keys of the tables and duplicate removal;
+    // a second run with another seed confirms a result.
+    uint64_t zobrist_seed = chess::DEFAULT_ZOBRIST_SEED;
+    // Duplicate removal within every made level of remaining depth >= 3 that
+    // has at least dedup_min_items positions (tests use 0 to force it).
+    bool dedup = true;
+    uint64_t dedup_min_items = DEDUP_MIN_ITEMS;
 };
 
 // What a run did, for tests and benchmarks.
@@ -51,7 +75,17 @@ struct Stats {
     std::uint64_t chunk_retries = 0; // chunks split again because the levels below outgrew the estimate
     std::size_t arena_bytes = 0;
     std::size_t peak_arena_bytes = 0;
+    std::size_t table_bytes = 0;        // transposition table memory in use
+    std::uint64_t table_probes = 0;     // positions looked up in a table
+    std::uint64_t table_hits = 0;
+    std::uint64_t table_stores = 0;
+    std::uint64_t dedup_levels = 0;     // levels (or chunks of levels) de-duplicated
+    std::uint64_t dedup_positions = 0;  // positions those levels held
+    std::uint64_t duplicates = 0;       // of them, copies of another position in their level
 };
+
+// Perft statistics rows (chess/stats.hpp) in 128-bit totals.
+using StatsRow = chess::BasicPerftStats<chess::u128>;
 
 // perft(depth) of every root, depth >= 0. Throws std::runtime_error when no
 // device is usable, a CUDA call fails or memory runs out; never returns a
@@ -59,5 +93,11 @@ struct Stats {
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth);
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
                                      Stats* stats = nullptr);
+
+// Statistics of every ply below root: rows[k] classifies the moves made at
+// ply k + 1, k < depth (the pipeline runs once per depth with a classifying
+// leaf; tables and duplicate removal are not used). Throws like perft_batch.
+std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options = {},
+                                  Stats* stats = nullptr);
 
 }  // namespace gperft::gpu

@@ -2,16 +2,22 @@
 // that models the device's grouping, so the host runs the device's algorithm
 // and not merely its result. accumulate works in warps of 32 with the same
 // segmented-sum steps the device's shuffles perform; generate works in blocks
-// that stage their moves and copy them out in order, as shared memory does.
+// that stage their moves and copy them out in order, as shared memory does;
+// the key sort is stable, as CUB's radix sort is. The Zobrist keys and the
+// transposition tables live in host memory.
 #pragma once
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "level_keys.hpp"
+#include "level_stats.hpp"
 #include "level_work.hpp"
+#include "perft_tables.hpp"
 #include "stack_arena.hpp"
 
 namespace gperft::gpu {
@@ -37,14 +43,23 @@ void warp_sums(const Contribution (&c)[WARP], Add&& add) {
 
 class HostExec {
    public:
-    explicit HostExec(std::size_t arena_bytes)
+    // An arena of arena_bytes, tables of table_bytes (all depths; zeroed),
+    // and the Zobrist keys of `seed`.
+    explicit HostExec(std::size_t arena_bytes, std::size_t table_bytes = 0,
+                      uint64_t seed = chess::DEFAULT_ZOBRIST_SEED)
         : memory_(new std::byte[arena_bytes]),
           arena_(memory_.get(), arena_bytes),
           stage_moves_(STAGE_CAPACITY),
-          stage_owner_(STAGE_CAPACITY) {}
+          stage_owner_(STAGE_CAPACITY),
+          keys_(chess::build_zobrist_data(seed)),
+          table_memory_(table_bytes / sizeof(TableEntry)),
+          tables_(layout_tables(table_memory_.data(), table_memory_.size() * sizeof(TableEntry))) {}
 
     StackArena& arena() { return arena_; }
     Attacks tables() const { return chess::host_attacks(); }
+    Zobrist zobrist() const { return Zobrist{keys_.get()}; }
+    PerftTables perft_tables() const { return tables_; }
+    std::size_t table_bytes() const { return table_memory_.size() * sizeof(TableEntry); }
     uint32_t* error_flag() { return &error_; }
     void check_error(const char* what) const {
         if (error_) throw std::runtime_error(std::string("host pipeline: ") + what);
@@ -61,6 +76,10 @@ class HostExec {
     template <class T>
     T read(const T* p) {
         return *p;
+    }
+    template <class T>
+    void clear(T* p, uint64_t n) {
+        std::fill(p, p + n, T{});
     }
 
     template <class F>
@@ -94,12 +113,46 @@ class HostExec {
         return sum;
     }
 
+    // data[i] = max(data[0], ..., data[i]), in place.
+    void inclusive_max_scan(uint32_t* data, uint64_t n) {
+        for (uint64_t i = 1; i < n; ++i) data[i] = MaxIndex{}(data[i - 1], data[i]);
+    }
+
+    // Stable sort of (keys, ids) by key into the _alt buffers, which then
+    // become keys/ids (as CUB's double-buffered radix sort leaves them).
+    void sort_pairs(SortBuffers& b, uint64_t n) {
+        std::vector<uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return b.keys[x] < b.keys[y]; });
+        for (uint64_t j = 0; j < n; ++j) b.keys_alt[j] = b.keys[order[j]], b.ids_alt[j] = b.ids[order[j]];
+        std::swap(b.keys, b.keys_alt);
+        std::swap(b.ids, b.ids_alt);
+    }
+
+    // Statistics of items [0, n): per-thread counters summed per block of
+    // STATS_BLOCK threads, each block's sums added to counters[0, STAT_COUNT).
+    template <class F>
+    void reduce_stats(uint64_t n, const F& f, uint64_t* counters) {
+        for (uint64_t b = 0; b < n; b += STATS_BLOCK) {
+            chess::PerftStats block;
+            for (uint64_t i = b; i < n && i < b + STATS_BLOCK; ++i) {
+                chess::PerftStats mine;
+                f(i, mine);
+                block += mine;
+            }
+            for (int k = 0; k < chess::STAT_COUNT; ++k) counters[k] += block.c[k];
+        }
+    }
+
    private:
     std::unique_ptr<std::byte[]> memory_;
     StackArena arena_;
     std::vector<uint16_t> stage_moves_;
     std::vector<uint8_t> stage_owner_;
     uint32_t error_ = 0;
+    std::unique_ptr<chess::ZobristData> keys_;
+    std::vector<TableEntry> table_memory_;
+    PerftTables tables_;
 };
 
 }  // namespace gperft::gpu

@@ -3,7 +3,8 @@
 // device_exec.cuh) or HostExec (plain loops that model the warps and blocks,
 // host_exec.hpp). The executor provides the arena, element reads, uploads,
 // for_each, accumulate (warp-segmented sums into counters), generate (block-
-// staged move writing) and an exclusive scan.
+// staged move writing), an exclusive scan, a stable key sort, a max-scan and
+// block-reduced statistics.
 //
 // A level at remaining depth r >= 2 is expanded chunk by chunk:
 //   scan its move counts -> each parent's first item; generate the moves and
@@ -16,14 +17,27 @@
 //   when the levels below turn out bigger than estimated), and when not even
 //   one parent's subtree fits the run throws.
 //
-// Where deeper features plug in: every made level has per-position node
-// counters that hold perft(remaining) of each position once its subtree is
-// rolled up. A transposition table per remaining depth probes right after a
-// level is made (a hit sets the position's move count to 0, so the scan gives
-// it no items, and its counter to the stored count, which the roll-up
-// carries) and stores after the level's roll-up. Duplicate removal within a
-// level does the same for repeated positions (move count 0) and lets the
-// roll-up read each duplicate's counter through an index to its kept copy.
+// Keyed levels (level_keys.hpp). When the run has transposition tables or
+// duplicate removal, every level carries 128-bit Zobrist keys (the roots'
+// computed, the children's derived from their parents'). Right after a level
+// is made:
+//   1. duplicate removal, on levels of remaining depth >= 3 with at least
+//      Options::dedup_min_items positions: a stable sort by key, runs of
+//      identical positions, each duplicate linked to its run's first copy
+//      (rep) and given move count 0; the roll-up reads its counter through rep;
+//   2. the table of its remaining depth: a hit gets move count 0 (the scan
+//      gives it no items) and the stored count in its counter, which the
+//      roll-up carries.
+// After the level's subtree is rolled up, every position that was expanded
+// stores its count. Duplicate removal pays where a level is large (its sort
+// is a few launches) and its subtrees are deep; below remaining depth 3 the
+// positions are the fused leaf's and never made. Transpositions appear from
+// the third ply below a root on, so large levels hold many (the start
+// position's ply 5: 4.9 million paths, 0.82 million positions).
+//
+// Statistics (run_stats): the same levels, made one ply further (r >= 3) and
+// with a leaf that classifies the last ply's moves (level_stats.hpp) into the
+// run's counters; no roll-up, no keys.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +47,8 @@
 #include <vector>
 
 #include "gpu_perft.hpp"
+#include "level_keys.hpp"
+#include "level_stats.hpp"
 #include "level_work.hpp"
 #include "stack_arena.hpp"
 
@@ -47,50 +63,139 @@ constexpr double LEAF_ITEM_BYTES = sizeof(uint32_t) + sizeof(uint16_t);
 // child level's prefix sums, and a byte for the scan's scratch space).
 constexpr double MADE_ITEM_BYTES =
     sizeof(uint32_t) + sizeof(uint16_t) + sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t) + 1;
+// A made item's key, and its duplicate link with its share of the sort's
+// buffers (two keys, two ids) and scratch.
+constexpr double KEY_ITEM_BYTES = sizeof(Key128);
+constexpr double DEDUP_ITEM_BYTES = sizeof(uint32_t) + 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t) + 1;
 
 // Estimated bytes for one item made from a level at remaining depth r and
 // everything below it, when every level below is expanded whole with
-// `branching` moves per position. It only sizes chunks; a level below that
-// does not fit its share splits again.
-inline double subtree_bytes(int r, double branching) {
-    if (r <= 3) return LEAF_ITEM_BYTES;
-    return MADE_ITEM_BYTES + branching * subtree_bytes(r - 1, branching);
+// `branching` moves per position, made items take `made_bytes` and levels
+// up to `leaf_max` are the fused leaf's. It only sizes chunks; a level below
+// that does not fit its share splits again.
+inline double subtree_bytes(int r, double branching, double made_bytes = MADE_ITEM_BYTES, int leaf_max = 3) {
+    if (r <= leaf_max) return LEAF_ITEM_BYTES;
+    return made_bytes + branching * subtree_bytes(r - 1, branching, made_bytes, leaf_max);
 }
 
 template <class Exec>
 class LevelPipeline {
    public:
-    LevelPipeline(Exec& exec, Stats& stats, double estimate_scale)
-        : exec_(exec), arena_(exec.arena()), stats_(stats), at_(exec.tables()), estimate_scale_(estimate_scale) {}
+    // stats_mode: the statistics leaf (run_stats) instead of counting (run).
+    LevelPipeline(Exec& exec, Stats& stats, const Options& options, bool stats_mode = false)
+        : exec_(exec),
+          arena_(exec.arena()),
+          stats_(stats),
+          at_(exec.tables()),
+          zobrist_(exec.zobrist()),
+          tables_(exec.perft_tables()),
+          options_(options),
+          stats_mode_(stats_mode),
+          leaf_max_(stats_mode ? 2 : 3) {}
 
     // perft(depth) of n roots whose side to move is Us, 1 <= depth <=
     // MAX_DEVICE_DEPTH, into out[0, n).
     template <Color Us>
     void run(const Position* roots, uint64_t n, int depth, uint64_t* out) {
         ArenaScope scope(arena_);
-        Level level;
-        level.size = n;
-        level.pos = arena_.alloc<Position>(n, "root positions");
-        level.counts = arena_.alloc<uint32_t>(n, "root move counts");
-        level.nodes = arena_.alloc<uint64_t>(n, "root node counters");
-        exec_.upload(level.pos, roots, n);
-        exec_.for_each(n, CountRoots<Us>{level.pos, level.counts, level.nodes, at_});
+        keyed_ = !stats_mode_ && depth >= TABLE_MIN_DEPTH && (tables_.any() || options_.dedup);
+        made_bytes_ = MADE_ITEM_BYTES + (keyed_ ? KEY_ITEM_BYTES : 0) + (keyed_ && options_.dedup ? DEDUP_ITEM_BYTES : 0);
+        counters_ = arena_.alloc<uint64_t>(RUN_COUNTERS, "run counters");
+        exec_.clear(counters_, RUN_COUNTERS);
+        const Level level = make_roots<Us>(roots, n, depth);
         process<Us>(level, depth);
+        if (level.rep) exec_.for_each(n, ResolveDuplicates{level.rep, level.nodes});
+        store(level, depth);
         exec_.check_error("move generation disagreed with move counting");
         exec_.download(out, level.nodes, n);
+        uint64_t c[RUN_COUNTERS];
+        exec_.download(c, counters_, RUN_COUNTERS);
+        stats_.table_hits += c[COUNTER_TABLE_HITS];
+        stats_.table_stores += c[COUNTER_TABLE_STORES];
+        stats_.duplicates += c[COUNTER_DUPLICATES];
+        ++stats_.batches;
+    }
+
+    // Adds the statistics of the moves at ply `depth` below n roots whose
+    // side to move is Us (1 <= depth <= MAX_DEVICE_DEPTH) into row.
+    template <Color Us>
+    void run_stats(const Position* roots, uint64_t n, int depth, chess::PerftStats& row) {
+        ArenaScope scope(arena_);
+        keyed_ = false;
+        made_bytes_ = MADE_ITEM_BYTES;
+        counters_ = arena_.alloc<uint64_t>(chess::STAT_COUNT, "statistics counters");
+        exec_.clear(counters_, chess::STAT_COUNT);
+        process<Us>(make_roots<Us>(roots, n, depth), depth);
+        exec_.check_error("move generation disagreed with move counting");
+        chess::PerftStats got;
+        exec_.download(got.c, counters_, chess::STAT_COUNT);
+        row += got;
         ++stats_.batches;
     }
 
    private:
     template <Color Us>
+    Level make_roots(const Position* roots, uint64_t n, int depth) {
+        const Level level = alloc_level(n, depth);
+        exec_.upload(level.pos, roots, n);
+        exec_.for_each(n, CountRoots<Us>{level.pos, level.counts, level.nodes, at_});
+        if (level.keys) exec_.for_each(n, RootKeys{level.pos, level.keys, zobrist_});
+        prepare(level, depth);
+        return level;
+    }
+
+    Level alloc_level(uint64_t n, int r) {
+        Level l;
+        l.size = n;
+        l.pos = arena_.alloc<Position>(n, "positions");
+        l.counts = arena_.alloc<uint32_t>(n, "move counts");
+        l.nodes = arena_.alloc<uint64_t>(n, "node counters");
+        if (keyed_) l.keys = arena_.alloc<Key128>(n, "keys");
+        if (keyed_ && options_.dedup && r >= TABLE_MIN_DEPTH && n > 1 && n >= options_.dedup_min_items)
+            l.rep = arena_.alloc<uint32_t>(n, "duplicate links");
+        return l;
+    }
+
+    // Right after a level is made: duplicate removal, then the table probe.
+    void prepare(const Level& level, int r) {
+        if (level.rep) remove_duplicates(level);
+        if (!keyed_ || !tables_.at(r).size) return;
+        exec_.accumulate(level.size, ProbeTable{level.keys, level.counts, level.nodes, tables_.at(r)},
+                         counters_ + COUNTER_TABLE_HITS);
+        stats_.table_probes += level.size;
+    }
+
+    // After the level's subtree is rolled up.
+    void store(const Level& level, int r) {
+        if (!keyed_ || !tables_.at(r).size) return;
+        exec_.accumulate(level.size, StoreTable{level.keys, level.counts, level.nodes, tables_.at(r)},
+                         counters_ + COUNTER_TABLE_STORES);
+    }
+
+    void remove_duplicates(const Level& level) {
+        ArenaScope scope(arena_);
+        const uint64_t n = level.size;
+        SortBuffers b{arena_.alloc<uint64_t>(n, "sort keys"), arena_.alloc<uint64_t>(n, "sort keys"),
+                      arena_.alloc<uint32_t>(n, "sort ids"), arena_.alloc<uint32_t>(n, "sort ids")};
+        exec_.for_each(n, DedupSortKeys{level.keys, b.keys, b.ids});
+        exec_.sort_pairs(b, n);
+        uint32_t* head = b.ids_alt;  // free once the sort is done
+        exec_.for_each(n, MarkRunHeads{b.keys, b.ids, level.pos, head});
+        exec_.inclusive_max_scan(head, n);
+        exec_.accumulate(n, LinkDuplicates{b.ids, head, level.rep, level.counts}, counters_ + COUNTER_DUPLICATES);
+        ++stats_.dedup_levels;
+        stats_.dedup_positions += n;
+    }
+
+    template <Color Us>
     void process(const Level& level, int r) {
         if (level.size == 0) return;
-        if (r == 1) return exec_.for_each(level.size, CountsAreNodes{level.counts, level.nodes});
+        if (r == 1 && !stats_mode_) return exec_.for_each(level.size, CountsAreNodes{level.counts, level.nodes});
         ArenaScope scope(arena_);
         uint64_t* offsets = arena_.alloc<uint64_t>(level.size, "prefix sums");
         const uint64_t total = exec_.exclusive_scan(level.counts, offsets, level.size);
         const double branching = std::max(1.0, double(total) / double(level.size));
-        const double per_item = estimate_scale_ * subtree_bytes(r, branching);
+        const double per_item = options_.chunk_estimate_scale * subtree_bytes(r, branching, made_bytes_, leaf_max_);
         for (uint64_t s = 0; s < level.size;) s = expand_fitting<Us>(level, offsets, total, s, per_item, r);
     }
 
@@ -102,13 +207,16 @@ class LevelPipeline {
     template <Color Us>
     uint64_t expand_fitting(const Level& level, const uint64_t* offsets, uint64_t total, uint64_t s,
                             double per_item, int r) {
+        uint64_t saved[chess::STAT_COUNT];  // statistics go straight to the run's counters: undone on a retry
         for (;; per_item *= 2) {
             const uint64_t e = chunk_end(level, offsets, total, s, per_item);
+            if (stats_mode_) exec_.download(saved, counters_, chess::STAT_COUNT);
             try {
                 expand<Us>(level, offsets, total, s, e, r);
                 return e;
             } catch (const ArenaExhausted&) {
                 if (e == s + 1) throw;  // one parent's subtree does not fit: nothing smaller to try
+                if (stats_mode_) exec_.upload(counters_, saved, chess::STAT_COUNT);
                 ++stats_.chunk_retries;
             }
         }
@@ -144,28 +252,30 @@ class LevelPipeline {
         if (items == 0) return;
         ArenaScope scope(arena_);
         uint32_t* parent = arena_.alloc<uint32_t>(items, "parent indices");
-        Level child;
-        if (r >= 4) {
-            child.size = items;
-            child.pos = arena_.alloc<Position>(items, "positions");
-            child.counts = arena_.alloc<uint32_t>(items, "move counts");
-            child.nodes = arena_.alloc<uint64_t>(items, "node counters");
-        }
+        const bool made = r > leaf_max_;
+        const Level child = made ? alloc_level(items, r - 1) : Level{};
         const std::size_t moves_mark = arena_.mark();  // the moves are popped once the children exist
         uint16_t* moves = arena_.alloc<uint16_t>(items, "moves");
         exec_.generate(GenerateMoves<Us>{level.pos, level.counts, offsets, s, e - s, items, moves, parent,
                                          exec_.error_flag(), at_});
-        if (r <= 3) return leaf<Us>(level, parent, moves, items, r);
-        exec_.for_each(items, MakeChildren<Us>{level.pos, parent, moves, child, at_});
+        if (!made) return leaf<Us>(level, parent, moves, items, r);
+        exec_.for_each(items, MakeChildren<Us>{level.pos, level.keys, parent, moves, child, at_, zobrist_});
         ++stats_.make_launches;
         arena_.release(moves_mark);
+        prepare(child, r - 1);
         process<~Us>(child, r - 1);
-        exec_.accumulate(items, RollUp{parent, child.nodes}, level.nodes);
+        if (stats_mode_) return;
+        exec_.accumulate(items, RollUp{parent, child.nodes, child.rep}, level.nodes);
+        store(child, r - 1);
     }
 
     template <Color Us>
     void leaf(const Level& level, const uint32_t* parent, const uint16_t* moves, uint64_t items, int r) {
-        if (r == 2)
+        if (stats_mode_ && r == 1)
+            exec_.reduce_stats(items, LeafStats<Us, 0>{level.pos, parent, moves, at_}, counters_);
+        else if (stats_mode_)
+            exec_.reduce_stats(items, LeafStats<Us, 1>{level.pos, parent, moves, at_}, counters_);
+        else if (r == 2)
             exec_.accumulate(items, LeafCount<Us, 1>{level.pos, parent, moves, at_}, level.nodes);
         else
             exec_.accumulate(items, LeafCount<Us, 2>{level.pos, parent, moves, at_}, level.nodes);
@@ -178,7 +288,14 @@ class LevelPipeline {
     StackArena& arena_;
     Stats& stats_;
     Attacks at_;
-    double estimate_scale_;
+    Zobrist zobrist_;
+    PerftTables tables_;
+    Options options_;
+    bool stats_mode_;
+    int leaf_max_;             // levels up to this remaining depth are the fused leaf's
+    bool keyed_ = false;       // this run's levels carry keys
+    double made_bytes_ = MADE_ITEM_BYTES;
+    uint64_t* counters_ = nullptr;  // the run's counters in the arena (RUN_COUNTERS, or STAT_COUNT)
 };
 
 namespace detail {
@@ -201,53 +318,115 @@ inline void expand_on_host(std::vector<Position>& pos, std::vector<uint32_t>& ow
     owner.swap(next_owner);
 }
 
-}  // namespace detail
-
-// perft(depth) of every root on one executor. Plies above
-// options.max_device_depth are expanded on the host; the batch runs once per
-// side to move (a level has one side to move) in slices whose root arrays
-// take at most an eighth of the arena.
-template <class Exec>
-std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position>& roots, int depth,
-                                          const Options& options, Stats& stats) {
+inline void check_options(const Options& options, int depth) {
     if (options.max_device_depth < 1 || options.max_device_depth > MAX_DEVICE_DEPTH)
         throw std::invalid_argument("max_device_depth must be 1.." + std::to_string(MAX_DEVICE_DEPTH) + ", not " +
                                     std::to_string(options.max_device_depth));
     if (depth < 0) throw std::invalid_argument("perft depth must be >= 0, not " + std::to_string(depth));
-    if (!(options.chunk_estimate_scale > 0))
-        throw std::invalid_argument("chunk_estimate_scale must be positive");
+    if (!(options.chunk_estimate_scale > 0)) throw std::invalid_argument("chunk_estimate_scale must be positive");
+}
+
+// The batch made ready for the device: plies above options.max_device_depth
+// expanded on the host (owner[i]: the root position i descends from).
+// Returns the depth left for the device.
+inline int expand_to_device_depth(std::vector<Position>& pos, std::vector<uint32_t>& owner, int depth,
+                                  const Options& options, Stats& stats) {
+    owner.resize(pos.size());
+    std::iota(owner.begin(), owner.end(), 0u);
+    for (; depth > options.max_device_depth; --depth, ++stats.host_plies) expand_on_host(pos, owner);
+    return depth;
+}
+
+// Calls fn(us, roots, n, index) for the positions of each side to move (a
+// level has one side to move) in slices whose root arrays take at most an
+// eighth of the arena, and of at most max_slice roots; index[k] is roots[k]'s
+// index in pos.
+template <class Fn>
+void for_each_root_slice(const std::vector<Position>& pos, const StackArena& arena, uint64_t max_slice, Fn&& fn) {
+    constexpr double ROOT_BYTES = MADE_ITEM_BYTES + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES;
+    const double fit = std::min<double>({double(MAX_CHUNK_ITEMS), double(max_slice), arena.free() / 8 / ROOT_BYTES});
+    const uint64_t slice = std::max<uint64_t>(1, uint64_t(fit));
+    for (const Color us : {chess::WHITE, chess::BLACK}) {
+        std::vector<Position> group;
+        std::vector<uint32_t> index;
+        for (std::size_t i = 0; i < pos.size(); ++i)
+            if (pos[i].stm == us) group.push_back(pos[i]), index.push_back(uint32_t(i));
+        for (uint64_t s = 0; s < group.size(); s += slice)
+            fn(us, group.data() + s, std::min<uint64_t>(slice, group.size() - s), index.data() + s);
+    }
+}
+
+}  // namespace detail
+
+// perft(depth) of every root on one executor. Plies above
+// options.max_device_depth are expanded on the host; the batch runs once per
+// side to move and root slice.
+template <class Exec>
+std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position>& roots, int depth,
+                                          const Options& options, Stats& stats) {
+    detail::check_options(options, depth);
     stats = Stats{};
+    stats.table_bytes = exec.table_bytes();
     std::vector<chess::u128> out(roots.size(), depth == 0 ? 1 : 0);
     if (depth == 0 || roots.empty()) return out;
 
     std::vector<Position> pos = roots;
-    std::vector<uint32_t> owner(roots.size());
-    std::iota(owner.begin(), owner.end(), 0u);
-    for (; depth > options.max_device_depth; --depth, ++stats.host_plies) detail::expand_on_host(pos, owner);
-
+    std::vector<uint32_t> owner;
+    depth = detail::expand_to_device_depth(pos, owner, depth, options, stats);
     StackArena& arena = exec.arena();
     arena.reset_peak();
-    constexpr double ROOT_BYTES = sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t);
-    const uint64_t slice = std::max<uint64_t>(1, std::min<double>(MAX_CHUNK_ITEMS, arena.free() / 8 / ROOT_BYTES));
-    LevelPipeline<Exec> pipeline(exec, stats, options.chunk_estimate_scale);
-    for (const Color us : {chess::WHITE, chess::BLACK}) {
-        std::vector<Position> group;
-        std::vector<uint32_t> group_owner;
-        for (std::size_t i = 0; i < pos.size(); ++i)
-            if (pos[i].stm == us) group.push_back(pos[i]), group_owner.push_back(owner[i]);
-        std::vector<uint64_t> nodes(group.size());
-        for (uint64_t s = 0; s < group.size(); s += slice) {
-            const uint64_t n = std::min<uint64_t>(slice, group.size() - s);
-            if (us == chess::WHITE)
-                pipeline.template run<chess::WHITE>(group.data() + s, n, depth, nodes.data() + s);
-            else
-                pipeline.template run<chess::BLACK>(group.data() + s, n, depth, nodes.data() + s);
-        }
-        for (std::size_t i = 0; i < group.size(); ++i) out[group_owner[i]] += nodes[i];
-    }
+    LevelPipeline<Exec> pipeline(exec, stats, options);
+    detail::for_each_root_slice(pos, arena, MAX_CHUNK_ITEMS, [&](Color us, const Position* r, uint64_t n,
+                                                                 const uint32_t* index) {
+        std::vector<uint64_t> nodes(n);
+        if (us == chess::WHITE)
+            pipeline.template run<chess::WHITE>(r, n, depth, nodes.data());
+        else
+            pipeline.template run<chess::BLACK>(r, n, depth, nodes.data());
+        for (uint64_t k = 0; k < n; ++k) out[owner[index[k]]] += nodes[k];
+    });
     stats.arena_bytes = arena.capacity();
     stats.peak_arena_bytes = arena.peak();
     return out;
+}
+
+// Roots per statistics run at device depth d: the run's counters are 64-bit,
+// and each root adds at most 256^d (fewer than 256 moves per position), so
+// 2^(64 - 8d) roots cannot overflow them.
+inline uint64_t stats_slice(int d) { return d >= 8 ? 1 : uint64_t(1) << (64 - 8 * std::max(d, 1)); }
+
+// Statistics rows of plies 1..depth below root on one executor: the
+// pipeline runs once per depth with the statistics leaf.
+template <class Exec>
+std::vector<StatsRow> perft_stats_with(Exec& exec, const Position& root, int depth, const Options& options,
+                                       Stats& stats) {
+    detail::check_options(options, depth);
+    stats = Stats{};
+    std::vector<StatsRow> rows;
+    StackArena& arena = exec.arena();
+    arena.reset_peak();
+    LevelPipeline<Exec> pipeline(exec, stats, options, /*stats_mode=*/true);
+    for (int d = 1; d <= depth; ++d) {
+        std::vector<Position> pos{root};
+        std::vector<uint32_t> owner;
+        Stats expansion;
+        const int device_depth = detail::expand_to_device_depth(pos, owner, d, options, expansion);
+        stats.host_plies = std::max(stats.host_plies, expansion.host_plies);
+        StatsRow row;
+        const uint64_t slice = stats_slice(device_depth);
+        detail::for_each_root_slice(pos, arena, slice, [&](Color us, const Position* r, uint64_t n, const uint32_t*) {
+            chess::PerftStats part;
+            if (us == chess::WHITE)
+                pipeline.template run_stats<chess::WHITE>(r, n, device_depth, part);
+            else
+                pipeline.template run_stats<chess::BLACK>(r, n, device_depth, part);
+            row += part;
+        });
+        rows.push_back(row);
+    }
+    stats.arena_bytes = arena.capacity();
+    stats.peak_arena_bytes = arena.peak();
+    return rows;
 }
 
 }  // namespace gperft::gpu

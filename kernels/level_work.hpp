@@ -5,20 +5,27 @@
 #pragma once
 
 #include "chess/perft.hpp"
+#include "chess/zobrist.hpp"
 
 namespace gperft::gpu {
 
 using chess::Attacks;
 using chess::Color;
+using chess::Key128;
 using chess::Move;
 using chess::Position;
+using chess::Zobrist;
 
 // One breadth-first level: positions with one side to move and one remaining
-// depth, each with its number of legal moves and its node counter.
+// depth, each with its number of legal moves and its node counter. A position
+// known ahead (a table hit, a duplicate) has move count 0: nothing below it
+// is expanded.
 struct Level {
     Position* pos = nullptr;
-    uint32_t* counts = nullptr;  // legal moves of each position
+    uint32_t* counts = nullptr;  // legal moves of each position still to expand
     uint64_t* nodes = nullptr;   // perft(remaining) of each position, accumulated
+    Key128* keys = nullptr;      // Zobrist keys, when the run uses tables or duplicate removal
+    uint32_t* rep = nullptr;     // index of each position's kept copy, when the level was de-duplicated
     uint64_t size = 0;
 };
 
@@ -123,8 +130,11 @@ struct GenerateMoves {
     CHESS_HD uint64_t begin(uint64_t k) const { return k < parents_n ? offsets[first + k] - offsets[first] : items; }
 
     // Writes parent k's moves to `out`, which has room for exactly its count.
+    // A parent with count 0 is skipped: it has no moves, or its count is
+    // known ahead (table hit, duplicate) and it must not be expanded.
     CHESS_HD uint32_t emit(uint64_t k, uint16_t* out) const {
         const uint32_t expected = counts[first + k];
+        if (expected == 0) return 0;
         MoveWriter w{out, expected};
         chess::generate_moves<Us>(pos[first + k], at, w);
         if (w.size != expected) *error = 1;
@@ -184,19 +194,24 @@ CHESS_HD void write_stage(const G& g, const StageBlock& b, int t, const uint16_t
 }
 
 // Items of a chunk whose children are not the last plies: make each child,
-// count its moves, clear its counter (the next level).
+// count its moves, clear its counter (the next level), and when the level is
+// keyed derive its key from the parent's (only the changed squares).
 template <Color Us>
 struct MakeChildren {
     const Position* parent_pos;
+    const Key128* parent_keys;  // null when the run has no keys
     const uint32_t* parent;
     const uint16_t* moves;
     Level child;
     Attacks at;
+    Zobrist zobrist;
     CHESS_HD void operator()(uint64_t i) const {
-        const Position c = chess::apply_move<Us>(parent_pos[parent[i]], Move(moves[i]));
+        const uint32_t p = parent[i];
+        const Position c = chess::apply_move<Us>(parent_pos[p], Move(moves[i]));
         child.pos[i] = c;
         child.counts[i] = chess::count_moves<~Us>(c, at);
         child.nodes[i] = 0;
+        if (child.keys) child.keys[i] = zobrist.child_key(parent_pos[p], c, parent_keys[p]);
     }
 };
 
@@ -229,12 +244,14 @@ struct LeafCount {
 };
 
 // After a child level's subtree is done: each child's count into its parent.
-// (Transposition-table hits and de-duplicated positions enter here too: a
-// position whose count is known ahead simply has no moves to expand.)
+// A table hit's counter already holds the stored count; a duplicate's count
+// is read from its kept copy through rep (null when the level was not
+// de-duplicated).
 struct RollUp {
     const uint32_t* parent;
     const uint64_t* nodes;
-    CHESS_HD Contribution operator()(uint64_t i) const { return {parent[i], nodes[i]}; }
+    const uint32_t* rep;
+    CHESS_HD Contribution operator()(uint64_t i) const { return {parent[i], nodes[rep ? rep[i] : i]}; }
 };
 
 // ---------------------------------------------------------------------------

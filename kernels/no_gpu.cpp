@@ -14,4 +14,8 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>&, int, c
     throw std::runtime_error(status().message);
 }
 
+std::vector<StatsRow> perft_stats(const chess::Position&, int, const Options&, Stats*) {
+    throw std::runtime_error(status().message);
+}
+
 }  // namespace gperft::gpu

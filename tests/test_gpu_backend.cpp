@@ -1,9 +1,13 @@
 // The GPU backend on a CUDA device (label gpu): divides against the CPU
 // engine on the suite positions, with the arena sized from free memory and
-// deliberately small, and the command line with --backend gpu against
-// --backend cpu. Without a usable device every test skips and says why.
+// deliberately small, with transposition tables (also tiny ones, under two
+// Zobrist seeds) and duplicate removal on and off, the statistics leaf
+// against the CPU statistics, and the command line with --backend gpu
+// against --backend cpu. Without a usable device every test skips and says
+// why. The same checks run on the host pipeline in test_gpu_pipeline.cpp.
 #include <regex>
 
+#include "cpu_stats.hpp"
 #include "engine_check.hpp"
 #include "gpu_perft.hpp"
 #include "run_process.hpp"
@@ -31,6 +35,46 @@ BatchEngine device(Options o = {}) {
 std::vector<std::string> text(const std::vector<chess::u128>& counts) {
     std::vector<std::string> v;
     for (chess::u128 c : counts) v.push_back(chess::to_string(c));
+    return v;
+}
+
+Options keyed(long long bytes, bool dedup, uint64_t seed = chess::DEFAULT_ZOBRIST_SEED) {
+    Options o;
+    o.table_bytes = bytes;
+    o.dedup = dedup;
+    o.dedup_min_items = 0;
+    o.zobrist_seed = seed;
+    return o;
+}
+
+// Every position two plies below the start position and one below
+// Kiwipete, counted 4 plies deep (perft 6 and 5 of the two): levels full of
+// transpositions, with both sides to move among the roots.
+std::vector<chess::Position> transposing_batch() {
+    std::vector<chess::Position> batch;
+    for (const auto& [fen, plies] : {std::pair{chess::START_FEN, 2}, std::pair{KIWIPETE, 1}}) {
+        std::vector<chess::Position> level = {chess::parse_fen(fen)};
+        for (int ply = 0; ply < plies; ++ply) {
+            std::vector<chess::Position> next;
+            for (const chess::Position& p : level) {
+                chess::MoveList list;
+                chess::generate_moves(p, chess::host_attacks(), list);
+                for (chess::Move m : list) next.push_back(chess::apply_move(p, m));
+            }
+            level.swap(next);
+        }
+        batch.insert(batch.end(), level.begin(), level.end());
+    }
+    return batch;
+}
+constexpr int TRANSPOSING_DEPTH = 4;
+
+std::vector<std::string> stats_text(const std::vector<gperft::StatsTotal>& rows) {
+    std::vector<std::string> v;
+    for (std::size_t d = 0; d < rows.size(); ++d)
+        for (int k = 0; k < chess::STAT_COUNT; ++k)
+            v.push_back("ply " + std::to_string(d + 1) + " counter " + std::to_string(k) + ": " +
+                        chess::to_string(rows[d].c[k]));
     return v;
 }
 
@@ -113,4 +157,105 @@ TEST(GpuBackend, AutoChoosesTheDevice) {
     const auto r = run_gperft("perft --depth 3 --json");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("\"backend\": \"gpu\""), std::string::npos) << r.out;
+}
+
+// ---------------------------------------------------------------------------
+// Transposition tables and duplicate removal on the device.
+
+TEST(GpuBackend, TablesAndDedupMatchCpuDividesOnSuites) {
+    SKIP_WITHOUT_DEVICE();
+    const Options o = keyed(64 << 20, true);
+    constexpr double NODES = 2e7;  // the CPU reference's cost; the plain suite tests go deeper
+    EXPECT_GT(check_suite_divides(device(o), "perft/perftsuite.epd", NODES), 126 * 3);
+    EXPECT_GT(check_suite_divides(device(o), "perft/tricky.perft", NODES), 30);
+    EXPECT_GE(check_suite_divides(device(o), "perft/cpw_positions.epd", NODES), 26);
+}
+
+TEST(GpuBackend, TablesAndDedupOnOrOffGiveIdenticalCounts) {
+    SKIP_WITHOUT_DEVICE();
+    const auto roots = transposing_batch();
+    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    for (const long long bytes : {0LL, 256LL << 20}) {
+        for (const bool dedup : {false, true}) {
+            Options o = keyed(bytes, dedup);
+            o.arena_bytes = 64 << 20;  // chunks, so that later ones find what earlier ones stored
+            Stats stats;
+            EXPECT_EQ(text(gperft::gpu::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.duplicates > 0, dedup) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.table_stores > 0, bytes > 0) << bytes << " bytes, dedup " << dedup;
+        }
+    }
+}
+
+// A few hundred slots per depth, and the second run of the same batch finds
+// the first run's entries (the tables persist between calls).
+TEST(GpuBackend, TinyTablesAndTwoSeedsAgree) {
+    SKIP_WITHOUT_DEVICE();
+    const auto roots = transposing_batch();
+    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    for (const uint64_t seed : {uint64_t(1), uint64_t(0x9e3779b97f4a7c15ULL)}) {
+        for (const long long bytes : {16LL * 256, 16LL << 20}) {
+            Options o = keyed(bytes, false, seed);
+            o.arena_bytes = 64 << 20;
+            for (int run = 0; run < 2; ++run) {
+                Stats stats;
+                EXPECT_EQ(text(gperft::gpu::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want)
+                    << seed << ", " << bytes << " bytes, run " << run;
+                EXPECT_GT(stats.table_stores, 0u);
+                if (run == 1 && bytes > 16 * 256) {
+                    EXPECT_GT(stats.table_hits, 0u) << seed;
+                }
+            }
+        }
+    }
+}
+
+TEST(GpuBackend, AutomaticTablesShareTheMemoryWithTheArena) {
+    SKIP_WITHOUT_DEVICE();
+    const std::vector<chess::Position> roots = {chess::parse_fen(KIWIPETE)};
+    Stats stats;
+    const auto got = gperft::gpu::perft_batch(roots, 5, keyed(gperft::gpu::AUTO_TABLES, true), &stats);
+    EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    EXPECT_GT(stats.table_bytes, std::size_t(0));
+    EXPECT_GT(stats.arena_bytes, std::size_t(0));
+    EXPECT_THROW(gperft::gpu::perft_batch(roots, 3, keyed(1LL << 50, false)), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------
+// Statistics on the device.
+
+TEST(GpuBackend, StatisticsMatchCpu) {
+    SKIP_WITHOUT_DEVICE();
+    const std::pair<const char*, int> cases[] = {
+        {chess::START_FEN, 6}, {KIWIPETE, 5}, {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6},
+        {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5}};
+    for (const auto& [fen, depth] : cases) {
+        const chess::Position root = chess::parse_fen(fen);
+        EXPECT_EQ(stats_text(gperft::gpu::perft_stats(root, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
+            << fen;
+    }
+    const chess::Position kiwipete = chess::parse_fen(KIWIPETE);
+    Stats stats;
+    const auto small = gperft::gpu::perft_stats(kiwipete, 4, Options{.arena_bytes = 256 << 10, .chunk_estimate_scale = 0.02},
+                                                &stats);
+    EXPECT_EQ(stats_text(small), stats_text(gperft::cpu_perft_stats(kiwipete, 4, 0)));
+    EXPECT_GT(stats.chunk_retries, 0u);
+}
+
+TEST(GpuBackend, CommandLineStatisticsAndDeepRunsMatchCpu) {
+    SKIP_WITHOUT_DEVICE();
+    const std::vector<std::string> invocations = {
+        "perft --stats --depth 5 --json", "perft --stats --depth 4 --json --fen " + shell_quote(KIWIPETE),
+        "perft --depth 6 --divide --json --split 2 --hash 64 --quiet",
+        "perft --depth 5 --json --split 2 --hash 64 --zobrist-seed 12345 --quiet --fen " + shell_quote(KIWIPETE)};
+    static const std::regex volatile_fields(R"re(, "(seconds|nps|backend|hash_mb|device_hash_mb|host_hash_mb)": ("[^"]*"|[^,}]*))re");
+    for (const std::string& args : invocations) {
+        const auto gpu = run_gperft(args + " --backend gpu");
+        const auto cpu = run_gperft(args + " --backend cpu");
+        EXPECT_EQ(gpu.status, 0) << args << ": " << gpu.err;
+        EXPECT_EQ(cpu.status, 0) << args << ": " << cpu.err;
+        EXPECT_EQ(std::regex_replace(gpu.out, volatile_fields, ""), std::regex_replace(cpu.out, volatile_fields, ""))
+            << args;
+        EXPECT_NE(gpu.out.find("\"backend\": \"gpu\""), std::string::npos) << gpu.out;
+    }
 }

@@ -1,10 +1,12 @@
 // The GPU engine's breadth-first pipeline run on the host (label
-// gpu-pipeline): the same level code, chunking, block staging and warp
-// accumulation as the kernels, checked against the CPU engine. Runs on any
-// machine; no GPU needed.
+// gpu-pipeline): the same level code, chunking, block staging, warp
+// accumulation, transposition tables, duplicate removal and statistics leaf
+// as the kernels, checked against the CPU engine. Runs on any machine; no GPU
+// needed.
 #include <map>
 #include <random>
 
+#include "cpu_stats.hpp"
 #include "engine_check.hpp"
 #include "host_exec.hpp"
 #include "host_pipeline.hpp"
@@ -32,6 +34,59 @@ std::vector<chess::Position> positions(std::initializer_list<const char*> fens) 
 std::vector<std::string> text(const std::vector<chess::u128>& counts) {
     std::vector<std::string> v;
     for (chess::u128 c : counts) v.push_back(chess::to_string(c));
+    return v;
+}
+
+// The pipeline with the given options, summing every call's statistics.
+BatchEngine counting(Options o, Stats& total) {
+    return [o, &total](const std::vector<chess::Position>& roots, int depth) {
+        Stats s;
+        auto counts = host::perft_batch(roots, depth, o, &s);
+        total.table_probes += s.table_probes;
+        total.table_hits += s.table_hits;
+        total.table_stores += s.table_stores;
+        total.dedup_levels += s.dedup_levels;
+        total.duplicates += s.duplicates;
+        total.chunk_retries += s.chunk_retries;
+        return counts;
+    };
+}
+
+// Options for tables of `bytes` and duplicate removal on every level when dedup.
+Options keyed(long long bytes, bool dedup, uint64_t seed = chess::DEFAULT_ZOBRIST_SEED) {
+    Options o;
+    o.table_bytes = bytes;
+    o.dedup = dedup;
+    o.dedup_min_items = 0;
+    o.zobrist_seed = seed;
+    return o;
+}
+
+const char* const POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const char* const POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+const char* const POSITION_5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
+
+// A batch whose levels hold many transpositions (king and rook moves
+// commute): the positions one ply below position 3 and below a king and rook
+// ending, counted 5 plies deep.
+std::vector<chess::Position> transposing_batch() {
+    std::vector<chess::Position> batch;
+    for (const char* fen : {POSITION_3, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"}) {
+        const chess::Position p = chess::parse_fen(fen);
+        chess::MoveList list;
+        chess::generate_moves(p, chess::host_attacks(), list);
+        for (chess::Move m : list) batch.push_back(chess::apply_move(p, m));
+    }
+    return batch;
+}
+constexpr int TRANSPOSING_DEPTH = 5;
+
+std::vector<std::string> stats_text(const std::vector<gperft::StatsTotal>& rows) {
+    std::vector<std::string> v;
+    for (std::size_t d = 0; d < rows.size(); ++d)
+        for (int k = 0; k < chess::STAT_COUNT; ++k)
+            v.push_back("ply " + std::to_string(d + 1) + " counter " + std::to_string(k) + ": " +
+                        chess::to_string(rows[d].c[k]));
     return v;
 }
 
@@ -194,4 +249,216 @@ TEST(GpuPipeline, ChunkSizingEstimateGrowsWithDepth) {
     EXPECT_EQ(subtree_bytes(3, 30), LEAF_ITEM_BYTES);
     EXPECT_EQ(subtree_bytes(4, 30), MADE_ITEM_BYTES + 30 * LEAF_ITEM_BYTES);
     EXPECT_GT(subtree_bytes(8, 30), 30 * subtree_bytes(7, 30));
+}
+
+// ---------------------------------------------------------------------------
+// Transposition tables and duplicate removal.
+
+// Every suite position's divide with tables and duplicate removal on every
+// level, and with a small arena so that levels come in chunks and later
+// chunks find what earlier ones stored.
+TEST(GpuPipeline, TablesAndDedupMatchCpuDividesOnSuites) {
+    Stats total;
+    Options o = keyed(1 << 20, true);
+    o.arena_bytes = 256 << 10;
+    EXPECT_GT(check_suite_divides(counting(o, total), "perft/perftsuite.epd", SHALLOW), 126 * 3);
+    EXPECT_GT(check_suite_divides(counting(o, total), "perft/tricky.perft", SHALLOW), 30);
+    EXPECT_GE(check_suite_divides(counting(o, total), "perft/cpw_positions.epd", 2e6), 26);
+    EXPECT_GT(total.table_hits, 1000u);
+    EXPECT_GT(total.duplicates, 1000u);
+}
+
+// The same batch with tables on and off, duplicate removal on and off: the
+// same counts as the CPU engine in every combination, and each feature did
+// its work only when on.
+TEST(GpuPipeline, TablesAndDedupOnOrOffGiveIdenticalCounts) {
+    const auto roots = transposing_batch();
+    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    for (const long long bytes : {0LL, 1LL << 20}) {
+        for (const bool dedup : {false, true}) {
+            Options o = keyed(bytes, dedup);
+            o.arena_bytes = 256 << 10;
+            Stats stats;
+            EXPECT_EQ(text(host::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.table_hits > 0, bytes > 0) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.duplicates > 0, dedup) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.table_bytes, std::size_t(bytes));
+        }
+    }
+}
+
+// Tables of a few dozen slots per depth: nearly every store evicts another
+// position and most probes land on a slot holding another key, which the
+// check must reject.
+TEST(GpuPipeline, TinyTablesForceCollisionsAndEvictions) {
+    const auto roots = transposing_batch();
+    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    for (const long long bytes : {16LL * 16, 16LL * 16 * 16}) {
+        Options o = keyed(bytes, false);
+        o.arena_bytes = 256 << 10;
+        Stats stats;
+        EXPECT_EQ(text(host::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want) << bytes;
+        EXPECT_GT(stats.table_stores, 4 * bytes / 16) << "stores must evict: " << bytes;
+        EXPECT_GT(stats.table_hits, 0u) << bytes;
+        EXPECT_LT(stats.table_hits * 2, stats.table_probes) << bytes;
+    }
+}
+
+// Two Zobrist seeds give the same counts, with tiny tables so that the keys
+// decide which positions share slots; and the seed reaches the keys.
+TEST(GpuPipeline, TwoSeedsGiveIdenticalCounts) {
+    const auto roots = transposing_batch();
+    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    for (const uint64_t seed : {uint64_t(1), uint64_t(0x9e3779b97f4a7c15ULL)}) {
+        Options o = keyed(16 * 64, true, seed);
+        o.arena_bytes = 256 << 10;
+        Stats stats;
+        EXPECT_EQ(text(host::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want) << seed;
+        EXPECT_GT(stats.table_hits, 0u) << seed;
+    }
+    using gperft::gpu::HostExec;
+    const chess::Position start = chess::parse_fen(chess::START_FEN);
+    const auto one = chess::build_zobrist_data(1), two = chess::build_zobrist_data(2);
+    EXPECT_EQ(HostExec(1 << 16, 0, 1).zobrist().key(start), chess::Zobrist{one.get()}.key(start));
+    EXPECT_EQ(HostExec(1 << 16, 0, 2).zobrist().key(start), chess::Zobrist{two.get()}.key(start));
+    EXPECT_NE(chess::Zobrist{one.get()}.key(start), chess::Zobrist{two.get()}.key(start));
+}
+
+// Duplicate roots (also ones that differ only in the move counters, which
+// perft does not depend on) are counted once and each gets the count.
+TEST(GpuPipeline, DuplicateRootsAreCountedOnceEach) {
+    auto roots = positions({KIWIPETE, POSITION_3, KIWIPETE, chess::START_FEN, KIWIPETE});
+    roots[4].halfmove = 7;
+    roots[4].fullmove = 30;
+    const auto want = text(gperft::cpu_perft_batch(roots, 3, 0));
+    Stats stats;
+    EXPECT_EQ(text(host::perft_batch(roots, 3, keyed(0, true), &stats)), want);
+    EXPECT_EQ(stats.duplicates, 2u);
+    EXPECT_EQ(stats.dedup_levels, 1u);  // the roots only: the children are a leaf's
+    Stats off;
+    host::perft_batch(roots, 3, keyed(0, false), &off);
+    EXPECT_EQ(off.duplicates, 0u);
+}
+
+// Default options de-duplicate only levels of at least DEDUP_MIN_ITEMS
+// positions (here: the roots).
+TEST(GpuPipeline, DedupSkipsSmallLevelsByDefault) {
+    using gperft::gpu::DEDUP_MIN_ITEMS;
+    const chess::Position p = chess::parse_fen(POSITION_3);
+    const std::string one = chess::to_string(gperft::cpu_perft_batch({p}, 3, 0)[0]);
+    for (const uint64_t n : {DEDUP_MIN_ITEMS - 1, DEDUP_MIN_ITEMS}) {
+        Stats stats;
+        const auto got = text(host::perft_batch(std::vector<chess::Position>(n, p), 3, Options{}, &stats));
+        EXPECT_EQ(got, std::vector<std::string>(n, one)) << n;
+        EXPECT_EQ(stats.dedup_levels, n >= DEDUP_MIN_ITEMS ? 1u : 0u) << n;
+        EXPECT_EQ(stats.duplicates, n >= DEDUP_MIN_ITEMS ? n - 1 : 0u) << n;
+    }
+}
+
+// Runs of identical positions: equal keys are only the cue. Different
+// positions under one key (A, B, A') each start a run; identical ones that
+// follow each other share one.
+TEST(GpuPipeline, RunHeadsCompareWholePositions) {
+    using namespace gperft::gpu;
+    auto pos = positions({KIWIPETE, POSITION_3, KIWIPETE, KIWIPETE});
+    pos[3].halfmove = 9;  // the counters do not matter to perft
+    const std::vector<uint64_t> same_key(4, 42);
+    auto heads = [&](std::vector<uint32_t> ids) {
+        std::vector<uint32_t> head(ids.size());
+        for (uint64_t j = 0; j < ids.size(); ++j) MarkRunHeads{same_key.data(), ids.data(), pos.data(), head.data()}(j);
+        return head;
+    };
+    EXPECT_EQ(heads({0, 1, 2, 3}), (std::vector<uint32_t>{0, 1, 2, 0}));  // A B A' A'': B splits the As
+    EXPECT_EQ(heads({0, 2, 3, 1}), (std::vector<uint32_t>{0, 0, 0, 3}));
+    const std::vector<uint64_t> keys = {1, 1, 2, 2};
+    std::vector<uint32_t> head(4), ids = {0, 2, 3, 1};
+    for (uint64_t j = 0; j < 4; ++j) MarkRunHeads{keys.data(), ids.data(), pos.data(), head.data()}(j);
+    EXPECT_EQ(head, (std::vector<uint32_t>{0, 0, 2, 3}));  // a key change starts a run whatever the positions
+}
+
+// A slot is accepted only when check ^ count equals the key's high half: an
+// empty slot, another key's slot, and a slot torn between two writes are
+// misses, except a torn slot whose halves carry the same count.
+TEST(GpuPipeline, TableSlotsVerifyTheKeyAndDetectTornWrites) {
+    using namespace gperft::gpu;
+    TableEntry slot[1] = {};
+    const DepthTable t{slot, 1};  // one slot: every key maps to it
+    const chess::Key128 a{0x1111, 0xAAAA0000AAAA0000ULL}, b{0x2222, 0xBBBB0000BBBB0000ULL};
+    uint64_t got = 0;
+    EXPECT_FALSE(table_probe(t, a, got));
+    EXPECT_FALSE(table_probe(t, chess::Key128{5, 0}, got)) << "an empty slot matches no key, not even hi == 0";
+    table_store(t, a, 123);
+    EXPECT_TRUE(table_probe(t, a, got));
+    EXPECT_EQ(got, 123u);
+    EXPECT_FALSE(table_probe(t, b, got));
+    table_store(t, b, 0);  // counts of 0 are not stored
+    EXPECT_TRUE(table_probe(t, a, got));
+    const TableEntry from_a = slot[0];
+    table_store(t, b, 456);
+    const TableEntry from_b = slot[0];
+    slot[0] = TableEntry{from_a.check, from_b.count};  // torn: check of a's write, count of b's
+    EXPECT_FALSE(table_probe(t, a, got));
+    EXPECT_FALSE(table_probe(t, b, got));
+    slot[0] = TableEntry{from_b.check, from_a.count};
+    EXPECT_FALSE(table_probe(t, a, got));
+    EXPECT_FALSE(table_probe(t, b, got));
+    table_store(t, b, 123);  // torn between writes of equal counts: the count is right either way
+    slot[0] = TableEntry{slot[0].check, from_a.count};
+    EXPECT_TRUE(table_probe(t, b, got));
+    EXPECT_EQ(got, 123u);
+}
+
+TEST(GpuPipeline, TableLayoutSplitsTheMemoryByDepth) {
+    using namespace gperft::gpu;
+    std::vector<TableEntry> memory(1600);
+    const PerftTables t = layout_tables(memory.data(), memory.size() * sizeof(TableEntry));
+    uint64_t slots = 0;
+    for (int r = 0; r <= MAX_DEVICE_DEPTH; ++r) {
+        EXPECT_EQ(t.at(r).size, r < TABLE_MIN_DEPTH ? 0u : 100u * TABLE_WEIGHT[r]) << r;
+        if (r > TABLE_MIN_DEPTH) {
+            EXPECT_EQ(t.at(r).entries, t.at(r - 1).entries + t.at(r - 1).size) << r;
+        }
+        slots += t.at(r).size;
+    }
+    EXPECT_EQ(slots, memory.size());
+    EXPECT_FALSE(layout_tables(nullptr, 0).any());
+    EXPECT_FALSE(layout_tables(memory.data(), 15 * sizeof(TableEntry)).any());  // less than one slot per weight
+    for (const uint64_t size : {1ULL, 7ULL, 1000ULL, 1ULL << 40}) {  // slots spread over the whole table
+        for (const uint64_t lo : {0ULL, 1ULL << 63, ~0ULL}) EXPECT_LT(mul_hi64(lo, size), size);
+        EXPECT_EQ(mul_hi64(~0ULL, size), size - 1);
+    }
+    EXPECT_EQ(mul_hi64(~0ULL, ~0ULL), ~0ULL - 1);
+    EXPECT_EQ(mul_hi64(1ULL << 63, 6), 3u);
+}
+
+// ---------------------------------------------------------------------------
+// Statistics leaf.
+
+TEST(GpuPipeline, StatisticsMatchCpuOnSuitePositions) {
+    const std::pair<const char*, int> cases[] = {
+        {chess::START_FEN, 4}, {KIWIPETE, 3}, {POSITION_3, 5}, {POSITION_4, 3}, {POSITION_5, 3},
+        {"4k3/8/8/8/8/8/8/4K2R w K - 0 1", 4},  // castling with checks
+        {"3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", 5}};  // en passant, discovered checks
+    for (const auto& [fen, depth] : cases) {
+        const chess::Position root = chess::parse_fen(fen);
+        EXPECT_EQ(stats_text(host::perft_stats(root, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
+            << fen;
+    }
+    EXPECT_TRUE(host::perft_stats(chess::parse_fen(KIWIPETE), 0).empty());
+}
+
+// Statistics with a small arena and an optimistic estimate (chunks that fail
+// deeper down and are retried: their counts must be taken back), and with
+// plies expanded on the host.
+TEST(GpuPipeline, StatisticsSurviveChunkRetriesAndHostPlies) {
+    const chess::Position root = chess::parse_fen(POSITION_3);
+    const auto want = stats_text(gperft::cpu_perft_stats(root, 5, 0));
+    Stats stats;
+    EXPECT_EQ(stats_text(host::perft_stats(root, 5, Options{.arena_bytes = 24 << 10, .chunk_estimate_scale = 0.02},
+                                           &stats)),
+              want);
+    EXPECT_GT(stats.chunk_retries, 0u);
+    Stats host_plies;
+    EXPECT_EQ(stats_text(host::perft_stats(root, 5, Options{.max_device_depth = 2}, &host_plies)), want);
+    EXPECT_EQ(host_plies.host_plies, 3);
 }

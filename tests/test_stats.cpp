@@ -1,8 +1,10 @@
 // Perft statistics against the published tables (rows small enough for the
-// unit set), the early-exit legal-move test, and `perft --stats` output.
+// unit set), the early-exit legal-move test, and `perft --stats` output (on
+// the GPU too when there is one).
 #include "stats_check.hpp"
 
 #include "chess/perft.hpp"
+#include "gpu_perft.hpp"
 #include "suite.hpp"
 
 namespace {
@@ -92,7 +94,24 @@ TEST(Stats, CliRefusals) {
     const auto divide = run_gperft("perft --stats --divide --depth 2");
     EXPECT_EQ(divide.status, 2);
     EXPECT_NE(divide.err.find("--divide"), std::string::npos) << divide.err;
-    const auto gpu = run_gperft("perft --stats --depth 2 --backend gpu");
-    EXPECT_EQ(gpu.status, 2);
-    EXPECT_NE(gpu.err.find("--stats"), std::string::npos) << gpu.err;
+}
+
+// On the GPU the statistics are those of the CPU; without a device the
+// request is refused with the reason.
+TEST(Stats, CliGpuBackend) {
+    const auto gpu = run_gperft("perft --stats --depth 3 --json --backend gpu");
+    if (!gperft::gpu::status().available) {
+        EXPECT_EQ(gpu.status, 2);
+        EXPECT_NE(gpu.err.find("--stats --backend gpu: "), std::string::npos) << gpu.err;
+        EXPECT_EQ(gpu.out, "");
+        return;
+    }
+    EXPECT_EQ(gpu.status, 0) << gpu.err;
+    const auto cpu = run_gperft("perft --stats --depth 3 --json --backend cpu");
+    const testjson::Value g = testjson::parse(gpu.out), c = testjson::parse(cpu.out);
+    EXPECT_EQ(g["backend"].text, "gpu");
+    ASSERT_EQ(g["stats"].items.size(), c["stats"].items.size());
+    for (size_t d = 0; d < c["stats"].items.size(); ++d)
+        for (const gperft::StatColumn& col : gperft::stat_columns())
+            EXPECT_EQ(g["stats"].items[d][col.key].text, c["stats"].items[d][col.key].text) << col.key << " ply " << d + 1;
 }

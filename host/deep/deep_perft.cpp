@@ -155,7 +155,6 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     d.zobrist_seed = o.zobrist_seed;
     PerftEngine engine(plan.engine);
     d.hash_mb = engine.cpu_table_mb();
-    d.device_hash_mb = engine.backend() == Backend::Gpu ? o.hash_mb : 0;
     if (d.split == 0) {
         d.perft = plain_run(root, depth, engine);
     } else {
@@ -166,6 +165,7 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
         count_units(depth, w, o, book, engine, table);
         fill_unit_result(d, w, book, table.hits());
     }
+    d.device_hash_mb = (long long)engine.device_table_mb();  // what the device ended up with
     d.perft.backend = engine.backend_name();
     d.perft.seconds = seconds_since(start);
     return d;

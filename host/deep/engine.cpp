@@ -2,6 +2,7 @@
 
 #include "cpu_perft.hpp"
 #include "deep/tt_perft.hpp"
+#include "gpu_perft.hpp"
 
 namespace gperft {
 
@@ -14,10 +15,16 @@ PerftEngine::PerftEngine(const EngineOptions& o) : options_(o), backend_(resolve
 
 std::vector<chess::u128> PerftEngine::perft_batch(const std::vector<chess::Position>& roots, int depth) {
     if (table_) return tt_perft_batch(roots, depth, options_.threads, *table_, chess::Zobrist{keys_.get()});
-    // The GPU backend comes in through the shared batch interface; its device
-    // table size (options_.hash_mb, -1 for its own choice) and Zobrist seed
-    // are handed to it here once gpu::perft_batch takes them.
-    return gperft::perft_batch(roots, depth, backend_, options_.threads);
+    if (backend_ == Backend::Cpu) return gperft::perft_batch(roots, depth, backend_, options_.threads);
+    // The device keeps its tables between calls with the same sizes and seed,
+    // so later batches find the subtrees earlier ones stored.
+    gpu::Options o;
+    o.table_bytes = options_.hash_mb < 0 ? gpu::AUTO_TABLES : options_.hash_mb << 20;
+    o.zobrist_seed = options_.zobrist_seed;
+    gpu::Stats stats;
+    auto counts = gpu::perft_batch(roots, depth, o, &stats);
+    device_table_bytes_ = stats.table_bytes;
+    return counts;
 }
 
 }  // namespace gperft

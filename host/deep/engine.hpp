@@ -33,12 +33,16 @@ class PerftEngine {
     // The table size in MiB actually in use on the CPU (0 on the GPU backend,
     // whose table the device owns).
     size_t cpu_table_mb() const { return table_ ? table_->bytes() >> 20 : 0; }
+    // The device's table memory in MiB as of the last batch (0 before one,
+    // and on the CPU backend).
+    size_t device_table_mb() const { return device_table_bytes_ >> 20; }
 
    private:
     EngineOptions options_;
     Backend backend_;
     std::unique_ptr<chess::ZobristData> keys_;
     std::unique_ptr<PerftTable> table_;
+    size_t device_table_bytes_ = 0;
 };
 
 }  // namespace gperft

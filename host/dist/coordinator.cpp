@@ -246,7 +246,7 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     DeepResult& d = r.deep;
     d.zobrist_seed = o.zobrist_seed;
     d.hash_mb = job->engine->cpu_table_mb();
-    d.device_hash_mb = job->engine->backend() == Backend::Gpu ? o.hash_mb : 0;
+    d.device_hash_mb = (long long)job->engine->device_table_mb();
     d.host_hash_mb = job->plan.host_hash_mb;
     fill_unit_result(d, job->units, *job->book, table.hits());
     d.perft.backend = backend;
