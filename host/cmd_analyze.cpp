@@ -19,12 +19,18 @@ struct AnalyzeCommandOptions {
     bool no_search = false;
     uint64_t budget = analysis::MateBudget{}.max_nodes;
     int threads = 0;
+    Backend backend = Backend::Auto;
 };
 
-analysis::AnalyzeOptions analyze_options(const AnalyzeCommandOptions& o) {
+// A batch counts moves on the GPU when the backend is one. A single position
+// costs less than a device round trip and stays on the CPU (--backend gpu is
+// still refused without a device).
+analysis::AnalyzeOptions analyze_options(const AnalyzeCommandOptions& o, bool batch) {
     analysis::AnalyzeOptions a;
     a.search = !o.no_search;
     a.budget.max_nodes = o.budget;
+    const Backend b = batch || o.backend == Backend::Gpu ? resolve_backend(o.backend) : Backend::Cpu;
+    a.gpu = batch && b == Backend::Gpu;
     return a;
 }
 
@@ -43,7 +49,7 @@ int analyze_one(const AnalyzeCommandOptions& o) {
         repetition = analysis::repetition_report(game);
         fen = chess::to_fen(game.back());
     }
-    auto reports = analysis::analyze_batch({fen}, analyze_options(o), o.threads);
+    auto reports = analysis::analyze_batch({fen}, analyze_options(o, false), o.threads);
     if (!reports[0].parsed) throw chess::FenError(reports[0].problems.front());
     reports[0].repetition = repetition;
     write(reports[0], o.json);
@@ -53,6 +59,7 @@ int analyze_one(const AnalyzeCommandOptions& o) {
 int analyze_file(const AnalyzeCommandOptions& o) {
     std::ifstream in(o.file);
     if (!in) throw std::invalid_argument("cannot open " + o.file);
+    const analysis::AnalyzeOptions a = analyze_options(o, true);
     size_t line_no = 0, malformed = 0;
     std::string first_malformed;
     for (bool more = true; more;) {
@@ -67,7 +74,7 @@ int analyze_file(const AnalyzeCommandOptions& o) {
             fens.push_back(analysis::fen_part_of_line(line.substr(start)));
             lines.push_back(line_no);
         }
-        const auto reports = analysis::analyze_batch(fens, analyze_options(o), o.threads);
+        const auto reports = analysis::analyze_batch(fens, a, o.threads);
         for (size_t i = 0; i < reports.size(); ++i) {
             if (!reports[i].parsed && malformed++ == 0)
                 first_malformed = "line " + std::to_string(lines[i]) + ": " + reports[i].problems.front();
@@ -99,6 +106,8 @@ Command setup_analyze(CLI::App& app) {
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     sub->add_flag("--no-search", o->no_search, "Skip the helpmate search (sides it would decide stay unknown)");
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_backend_option(*sub, o->backend)
+        ->description("With --file: where the move counts and check tests run (cpu, gpu, or auto: the GPU when a CUDA device is usable)");
     return {sub, [o, fen, file] {
                 if (!*fen && !*file) throw std::invalid_argument("analyze: give --fen FEN or --file FILE");
                 return *fen ? analyze_one(*o) : analyze_file(*o);

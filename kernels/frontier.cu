@@ -55,4 +55,10 @@ std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
     return std::make_unique<detail::Pipeline<CudaSystem>>(budget, device_attacks());
 }
 
+std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
+    const gpu::Status s = gpu::status();
+    if (!s.available) throw std::runtime_error(s.message);
+    return detail::position_facts<CudaSystem>(positions, device_attacks());
+}
+
 }  // namespace gperft::frontier

@@ -106,6 +106,18 @@ std::vector<PlyCounts> unique_host(const chess::Position& root, int depth, const
 // The same on the GPU; throws std::runtime_error when no device is usable.
 std::vector<PlyCounts> unique_gpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply);
 
+// The quick facts of single positions, for the analyzer's batch mode: the
+// number of legal moves and whether the side to move is in check. Each
+// position must be fit for move generation (parse_fen accepts it). The same
+// Thrust source runs on the host and on the GPU; the GPU form throws
+// std::runtime_error when no device is usable.
+struct PositionFacts {
+    uint16_t moves = 0;
+    bool check = false;
+};
+std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position>& positions);
+std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions);
+
 // The order the frontier is sorted in (within each pass's partition).
 bool position_less(const chess::Position& a, const chess::Position& b);
 

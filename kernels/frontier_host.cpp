@@ -56,12 +56,18 @@ std::unique_ptr<Engine> make_host_engine(const Options& o) {
     return std::make_unique<detail::Pipeline<HostSystem>>(budget, chess::host_attacks());
 }
 
+std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position>& positions) {
+    return detail::position_facts<HostSystem>(positions, chess::host_attacks());
+}
+
 bool position_less(const chess::Position& a, const chess::Position& b) { return detail::PositionLess{}(a, b); }
 
 #ifndef GPERFT_FRONTIER_CUDA
+constexpr const char* NO_CUDA = "this gperft was built without CUDA (nvcc was not found at configure time)";
 std::unique_ptr<Engine> make_gpu_engine(const Options&) {
-    throw std::runtime_error("this gperft was built without CUDA (nvcc was not found at configure time)");
+    throw std::runtime_error(NO_CUDA);
 }
+std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>&) { throw std::runtime_error(NO_CUDA); }
 #endif
 
 }  // namespace gperft::frontier

@@ -153,6 +153,24 @@ struct ClassifyFn {
     }
 };
 
+struct FactsFn {
+    Attacks at;
+    CHESS_HD PositionFacts operator()(const Position& p) const {
+        return {uint16_t(chess::count_moves(p, at)), chess::in_check(p, at)};
+    }
+};
+
+template <class Sys>
+std::vector<PositionFacts> position_facts(const std::vector<Position>& positions, const Attacks& at) {
+    typename Sys::template vector<Position> in(positions.begin(), positions.end());
+    typename Sys::template vector<PositionFacts> facts(positions.size());
+    Sys::dispatch(positions.size(),
+                  [&](auto pol) { return thrust::transform(pol, in.begin(), in.end(), facts.begin(), FactsFn{at}); });
+    std::vector<PositionFacts> out(positions.size());
+    thrust::copy(facts.begin(), facts.end(), out.begin());
+    return out;
+}
+
 template <class Sys>
 class Pipeline : public Engine {
     template <class T>

@@ -9,6 +9,7 @@
 #include "analysis/repetition.hpp"
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
+#include "frontier.hpp"
 #include "json_reader.hpp"
 #include "run_process.hpp"
 #include "suite.hpp"
@@ -187,6 +188,37 @@ TEST(QuickVerdicts, AreSoundOnTheChaPositions) {
     EXPECT_GT(decided, 500);
 }
 
+// The batch's GPU form takes move counts and check from
+// frontier::position_facts_gpu; the same Thrust source on the host must give
+// reports identical to the CPU path's, on legal and illegal positions alike.
+TEST(PositionFacts, HostFormGivesTheCpuReports) {
+    std::vector<std::string> fens;
+    for (const auto& e : gperft::read_suite_file(data_path("perft/perftsuite.epd"))) fens.push_back(e.fen);
+    std::ifstream in(data_path("dead/chasolver-positions.txt"));
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] != '#') fens.push_back(line.substr(3));
+    fens.push_back("k7/8/8/8/8/8/8/KK6 w - - 0 1");   // two white kings: no move generation
+    fens.push_back("4k3/8/8/8/8/8/8/4K2R w Kq - 0 1");  // castling right without the rook
+    std::vector<PositionReport> reports;
+    std::vector<chess::Position> positions;
+    for (const auto& fen : fens) {
+        reports.push_back(read_report(fen));
+        if (reports.back().movegen) positions.push_back(reports.back().position);
+    }
+    ASSERT_GT(positions.size(), 3000u);
+    const auto facts = gperft::frontier::position_facts_host(positions);
+    ASSERT_EQ(facts.size(), positions.size());
+    size_t k = 0, in_check = 0;
+    for (size_t i = 0; i < fens.size(); ++i) {
+        if (reports[i].movegen) {
+            set_facts(reports[i], positions[k], facts[k].moves, facts[k].check);
+            in_check += facts[k++].check;
+        }
+        EXPECT_EQ(report_json(reports[i]), report_json(quick_analysis(fens[i]))) << fens[i];
+    }
+    EXPECT_GT(in_check, 10u);
+}
+
 TEST(Repetition, ThreefoldAndFivefold) {
     const Position start = parse_fen(START_FEN);
     const std::string dance = "g1f3 g8f6 f3g1 f6g8 ";
@@ -226,7 +258,7 @@ TEST(Repetition, MoveCountRules) {
 
 TEST(LineParsing, EpdOperationsAndSuiteCountsAreCut) {
     EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - 0 1"), "8/8/8/8/8/8/8/K6k w - - 0 1");
-    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - ;D1 3"), "8/8/8/8/8/8/8/K6k w - - ");
+    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - ;D1 3"), "8/8/8/8/8/8/8/K6k w - -");
     EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";"), "8/8/8/8/8/8/8/K6k w - -");
 }
 
@@ -290,6 +322,14 @@ TEST(AnalyzeCli, FileModeSkipsCommentsAndFlagsBadLines) {
     EXPECT_TRUE(records[0]["dead"].boolean);
     EXPECT_FALSE(records[1]["legal"].boolean);
     EXPECT_TRUE(records[2]["stalemate"].boolean);
+}
+
+TEST(AnalyzeCli, GpuBackendWithoutADeviceExitsTwo) {
+    const auto r = run_gperft("analyze --no-search --backend gpu --file " + shell_quote(data_path("perft/perftsuite.epd")));
+    if (r.status == 0) GTEST_SKIP() << "a CUDA device is present here";
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--backend gpu:"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(AnalyzeCli, Refusals) {

@@ -259,3 +259,15 @@ TEST(GpuBackend, CommandLineStatisticsAndDeepRunsMatchCpu) {
         EXPECT_NE(gpu.out.find("\"backend\": \"gpu\""), std::string::npos) << gpu.out;
     }
 }
+
+TEST(GpuBackend, AnalyzeFileGivesTheCpuReports) {
+    SKIP_WITHOUT_DEVICE();
+    for (const char* file : {"/perft/perftsuite.epd", "/perft/grandchesstree.epd", "/perft/cpw_positions.epd"}) {
+        const std::string args = "analyze --json --no-search --file " + shell_quote(std::string(GPERFT_TEST_DATA) + file);
+        const auto gpu = run_gperft(args + " --backend gpu");
+        const auto cpu = run_gperft(args + " --backend cpu");
+        EXPECT_EQ(gpu.status, cpu.status) << file << ": " << gpu.err;
+        EXPECT_FALSE(cpu.out.empty()) << file;
+        EXPECT_EQ(gpu.out, cpu.out) << file;
+    }
+}

@@ -4,6 +4,7 @@
 
 #include "analysis/legality.hpp"
 #include "chess/stats.hpp"
+#include "frontier.hpp"
 #include "json.hpp"
 #include "parallel.hpp"
 
@@ -78,7 +79,7 @@ std::string yes_no(const std::optional<bool>& v) { return !v ? "undefined" : *v 
 
 }  // namespace
 
-PositionReport quick_analysis(const std::string& fen, const Attacks& at) {
+PositionReport read_report(const std::string& fen, const Attacks& at) {
     PositionReport r;
     r.fen = fen;
     FenReading reading;
@@ -92,19 +93,28 @@ PositionReport quick_analysis(const std::string& fen, const Attacks& at) {
     r.problems = legality_problems(reading, at);
     r.legal = r.problems.empty();
     if (reading.kings_valid) r.insufficient_material = insufficient_material(reading.board);
-    if (!reading.refusals.empty()) return r;
+    r.movegen = reading.refusals.empty();
+    if (r.movegen) r.position = reading.pos;
+    return r;
+}
 
-    fill_position(r, reading.pos, at);
+PositionReport quick_analysis(const std::string& fen, const Attacks& at) {
+    PositionReport r = read_report(fen, at);
+    if (r.movegen) fill_position(r, r.position, at);
     return r;
 }
 
 void fill_position(PositionReport& r, const Position& p, const Attacks& at) {
+    set_facts(r, p, int(count_moves(p, at)), in_check(p, at));
+}
+
+void set_facts(PositionReport& r, const Position& p, int moves, bool check) {
     r.position = p;
-    const uint32_t n = count_moves(p, at);
-    r.moves = int(n);
-    r.check = in_check(p, at);
-    r.checkmate = *r.check && n == 0;
-    r.stalemate = !*r.check && n == 0;
+    r.movegen = true;
+    r.moves = moves;
+    r.check = check;
+    r.checkmate = check && moves == 0;
+    r.stalemate = !check && moves == 0;
     r.insufficient_material = chess::insufficient_material(p);
     quick_mate_verdicts(r);
     set_dead(r);
@@ -122,7 +132,18 @@ void finish_analysis(PositionReport& r, const AnalyzeOptions& o) {
 std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads) {
     std::vector<PositionReport> reports(fens.size());
     const Attacks at = host_attacks();
-    parallel_for(fens.size(), threads, [&](size_t i) { reports[i] = quick_analysis(fens[i], at); });
+    if (!o.gpu) {
+        parallel_for(fens.size(), threads, [&](size_t i) { reports[i] = quick_analysis(fens[i], at); });
+    } else {
+        // Text and legality on the host; move counts and check on the device.
+        parallel_for(fens.size(), threads, [&](size_t i) { reports[i] = read_report(fens[i], at); });
+        std::vector<size_t> fit;
+        std::vector<Position> positions;
+        for (size_t i = 0; i < reports.size(); ++i)
+            if (reports[i].movegen) fit.push_back(i), positions.push_back(reports[i].position);
+        const auto facts = frontier::position_facts_gpu(positions);
+        for (size_t k = 0; k < fit.size(); ++k) set_facts(reports[fit[k]], positions[k], facts[k].moves, facts[k].check);
+    }
     std::vector<size_t> open;
     for (size_t i = 0; i < reports.size(); ++i)
         if (reports[i].open[WHITE] || reports[i].open[BLACK]) open.push_back(i);
@@ -131,7 +152,8 @@ std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, 
 }
 
 std::string fen_part_of_line(const std::string& line) {
-    const std::string head = line.substr(0, line.find(';'));
+    std::string head = line.substr(0, line.find(';'));
+    head.erase(head.find_last_not_of(" \t") + 1);  // npos + 1 == 0: all blank
     std::istringstream in(head);
     std::vector<std::string> fields;
     for (std::string f; in >> f;) fields.push_back(f);

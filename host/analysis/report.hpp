@@ -17,6 +17,7 @@ namespace gperft::analysis {
 
 struct AnalyzeOptions {
     bool search = true;  // run the helpmate search for sides the quick tests leave open
+    bool gpu = false;    // batch: move counts and check on the GPU (throws when no device is usable)
     MateBudget budget;
 };
 
@@ -34,22 +35,31 @@ struct PositionReport {
     std::optional<bool> dead;                   // both No: true; either Yes: false
     std::optional<RepetitionReport> repetition;
 
-    chess::Position position{};  // usable when `check` is set
+    bool movegen = false;         // move generation is defined: one king each, none of parse_fen's refusals
+    chess::Position position{};  // usable when movegen is set
     bool open[2] = {false, false};  // can_mate[c] waits for the search
 };
 
-// Everything but the search. Never throws: text that is not FEN comes back
-// with parsed = false.
+// The text and legality part: parse, problems, insufficient material, and
+// the position when it is fit for move generation (movegen). Never throws:
+// text that is not FEN comes back with parsed = false.
+PositionReport read_report(const std::string& fen, const chess::Attacks& at = chess::host_attacks());
+
+// Everything but the search: read_report, then fill_position when it can.
 PositionReport quick_analysis(const std::string& fen, const chess::Attacks& at = chess::host_attacks());
 
 // The move-generation part of quick_analysis for a position known to be
 // fit for it (one king each, none of parse_fen's refusals).
 void fill_position(PositionReport& r, const chess::Position& p, const chess::Attacks& at = chess::host_attacks());
+// The same from facts counted elsewhere (the GPU): the number of legal
+// moves and whether the side to move is in check.
+void set_facts(PositionReport& r, const chess::Position& p, int moves, bool check);
 
 // Searches the open sides (or answers Unknown without searching) and sets dead.
 void finish_analysis(PositionReport& r, const AnalyzeOptions& o);
 
-// Both stages over a batch, with `threads` threads (<= 0: all).
+// Both stages over a batch, with `threads` threads (<= 0: all); the quick
+// stage's move generation runs on the GPU when o.gpu is set.
 std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads);
 
 // The FEN part of a line of a position file: text before any ';', and only
