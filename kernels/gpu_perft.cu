@@ -160,31 +160,38 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
     return perft_batch(roots, depth, Options{});
 }
 
-std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
-                                     Stats* stats) {
+namespace {
+
+// Runs f(exec) on the engine configured for `options`, one caller at a time,
+// and waits for the device (`what` names the kernels in an error).
+template <class F>
+auto on_device(const Options& options, const char* what, F&& f) {
     const Status s = status();
     if (!s.available) throw std::runtime_error(s.message);
     Engine& engine = Engine::instance();
     std::lock_guard<std::mutex> lock(engine.mutex());
     engine.configure(options);
     DeviceExec exec = engine.exec();
-    Stats local;
-    auto out = perft_batch_with(exec, roots, depth, options, stats ? *stats : local);
-    cuda_check(cudaDeviceSynchronize(), "perft kernels");
+    auto out = f(exec);
+    cuda_check(cudaDeviceSynchronize(), what);
     return out;
 }
 
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
-    const Status s = status();
-    if (!s.available) throw std::runtime_error(s.message);
-    Engine& engine = Engine::instance();
-    std::lock_guard<std::mutex> lock(engine.mutex());
-    engine.configure(options);
-    DeviceExec exec = engine.exec();
+}  // namespace
+
+std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
+                                     Stats* stats) {
     Stats local;
-    auto rows = perft_stats_with(exec, root, depth, options, stats ? *stats : local);
-    cuda_check(cudaDeviceSynchronize(), "statistics kernels");
-    return rows;
+    return on_device(options, "perft kernels", [&](DeviceExec& exec) {
+        return perft_batch_with(exec, roots, depth, options, stats ? *stats : local);
+    });
+}
+
+std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
+    Stats local;
+    return on_device(options, "statistics kernels", [&](DeviceExec& exec) {
+        return perft_stats_with(exec, root, depth, options, stats ? *stats : local);
+    });
 }
 
 }  // namespace gperft::gpu

@@ -1,6 +1,6 @@
 // Checks another perft engine against the CPU engine on the suite files:
 // per root move (a divide, so a failure names the move) and in total against
-// the count the suite file publishes. Shared by the GPU pipeline tests (the
+// the count the suite file publishes; and small helpers. Shared by the GPU pipeline tests (the
 // pipeline run on the host) and the GPU backend tests (on a device).
 #pragma once
 
@@ -13,6 +13,8 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cpu_perft.hpp"
+#include "cpu_stats.hpp"
+#include "gpu_perft.hpp"
 #include "suite.hpp"
 
 using BatchEngine = std::function<std::vector<chess::u128>(const std::vector<chess::Position>&, int)>;
@@ -69,4 +71,32 @@ inline int check_suite_divides(const BatchEngine& engine, const std::string& fil
                 << file << " batch at depth " << depth << ", root " << chess::to_fen(batch[depth][i]);
     }
     return checked;
+}
+
+// Statistics rows as one line per (ply, counter), so that a failure names
+// the counter that differs.
+inline std::vector<std::string> stats_text(const std::vector<gperft::StatsTotal>& rows) {
+    std::vector<std::string> v;
+    for (std::size_t d = 0; d < rows.size(); ++d)
+        for (int k = 0; k < chess::STAT_COUNT; ++k)
+            v.push_back("ply " + std::to_string(d + 1) + " counter " + std::to_string(k) + ": " +
+                        chess::to_string(rows[d].c[k]));
+    return v;
+}
+
+// Counts as decimal text, so that a failure prints them.
+inline std::vector<std::string> text(const std::vector<chess::u128>& counts) {
+    std::vector<std::string> v;
+    for (chess::u128 c : counts) v.push_back(chess::to_string(c));
+    return v;
+}
+
+// Options for tables of `bytes` and duplicate removal on every level when dedup.
+inline gperft::gpu::Options keyed(long long bytes, bool dedup, uint64_t seed = chess::DEFAULT_ZOBRIST_SEED) {
+    gperft::gpu::Options o;
+    o.table_bytes = bytes;
+    o.dedup = dedup;
+    o.dedup_min_items = 0;
+    o.zobrist_seed = seed;
+    return o;
 }

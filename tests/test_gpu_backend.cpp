@@ -7,7 +7,6 @@
 // why. The same checks run on the host pipeline in test_gpu_pipeline.cpp.
 #include <regex>
 
-#include "cpu_stats.hpp"
 #include "engine_check.hpp"
 #include "gpu_perft.hpp"
 #include "run_process.hpp"
@@ -32,21 +31,6 @@ BatchEngine device(Options o = {}) {
     };
 }
 
-std::vector<std::string> text(const std::vector<chess::u128>& counts) {
-    std::vector<std::string> v;
-    for (chess::u128 c : counts) v.push_back(chess::to_string(c));
-    return v;
-}
-
-Options keyed(long long bytes, bool dedup, uint64_t seed = chess::DEFAULT_ZOBRIST_SEED) {
-    Options o;
-    o.table_bytes = bytes;
-    o.dedup = dedup;
-    o.dedup_min_items = 0;
-    o.zobrist_seed = seed;
-    return o;
-}
-
 // Every position two plies below the start position and one below
 // Kiwipete, counted 4 plies deep (perft 6 and 5 of the two): levels full of
 // transpositions, with both sides to move among the roots.
@@ -68,15 +52,6 @@ std::vector<chess::Position> transposing_batch() {
     return batch;
 }
 constexpr int TRANSPOSING_DEPTH = 4;
-
-std::vector<std::string> stats_text(const std::vector<gperft::StatsTotal>& rows) {
-    std::vector<std::string> v;
-    for (std::size_t d = 0; d < rows.size(); ++d)
-        for (int k = 0; k < chess::STAT_COUNT; ++k)
-            v.push_back("ply " + std::to_string(d + 1) + " counter " + std::to_string(k) + ": " +
-                        chess::to_string(rows[d].c[k]));
-    return v;
-}
 
 // JSON output without the fields that differ between backends.
 std::string comparable_json(const std::string& s) {

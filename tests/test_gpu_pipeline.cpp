@@ -6,7 +6,6 @@
 #include <map>
 #include <random>
 
-#include "cpu_stats.hpp"
 #include "engine_check.hpp"
 #include "host_exec.hpp"
 #include "host_pipeline.hpp"
@@ -31,12 +30,6 @@ std::vector<chess::Position> positions(std::initializer_list<const char*> fens) 
     return v;
 }
 
-std::vector<std::string> text(const std::vector<chess::u128>& counts) {
-    std::vector<std::string> v;
-    for (chess::u128 c : counts) v.push_back(chess::to_string(c));
-    return v;
-}
-
 // The pipeline with the given options, summing every call's statistics.
 BatchEngine counting(Options o, Stats& total) {
     return [o, &total](const std::vector<chess::Position>& roots, int depth) {
@@ -50,16 +43,6 @@ BatchEngine counting(Options o, Stats& total) {
         total.chunk_retries += s.chunk_retries;
         return counts;
     };
-}
-
-// Options for tables of `bytes` and duplicate removal on every level when dedup.
-Options keyed(long long bytes, bool dedup, uint64_t seed = chess::DEFAULT_ZOBRIST_SEED) {
-    Options o;
-    o.table_bytes = bytes;
-    o.dedup = dedup;
-    o.dedup_min_items = 0;
-    o.zobrist_seed = seed;
-    return o;
 }
 
 const char* const POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
@@ -80,15 +63,6 @@ std::vector<chess::Position> transposing_batch() {
     return batch;
 }
 constexpr int TRANSPOSING_DEPTH = 5;
-
-std::vector<std::string> stats_text(const std::vector<gperft::StatsTotal>& rows) {
-    std::vector<std::string> v;
-    for (std::size_t d = 0; d < rows.size(); ++d)
-        for (int k = 0; k < chess::STAT_COUNT; ++k)
-            v.push_back("ply " + std::to_string(d + 1) + " counter " + std::to_string(k) + ": " +
-                        chess::to_string(rows[d].c[k]));
-    return v;
-}
 
 }  // namespace
 
