@@ -1,8 +1,5 @@
 #include "backend.hpp"
 
-#include <chrono>
-
-#include "chess/movegen.hpp"
 #include "cpu_perft.hpp"
 #include "gpu_perft.hpp"
 
@@ -23,26 +20,10 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
 }
 
 PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads) {
-    const Backend b = resolve_backend(backend);
-    if (b == Backend::Cpu) return cpu_perft(root, depth, threads);
-    const auto start = std::chrono::steady_clock::now();
-    PerftResult r;
-    r.backend = "gpu";
-    if (depth <= 0) {
-        r.nodes = 1;
-        return r;
-    }
-    chess::MoveList roots;
-    chess::generate_moves(root, chess::host_attacks(), roots);
-    std::vector<chess::Position> children;
-    for (chess::Move m : roots) children.push_back(chess::apply_move(root, m));
-    const auto counts = gpu::perft_batch(children, depth - 1);
-    for (int i = 0; i < roots.size; ++i) {
-        r.divide.emplace_back(roots.moves[i], counts[i]);
-        r.nodes += counts[i];
-    }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;
+    if (resolve_backend(backend) == Backend::Cpu) return cpu_perft(root, depth, threads);
+    return divide_perft(root, depth, "gpu", [](const std::vector<chess::Position>& children, int d) {
+        return gpu::perft_batch(children, d);
+    });
 }
 
 }  // namespace gperft

@@ -65,26 +65,31 @@ std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth,
     return cpu_parallel_batch(roots, depth, threads, [at](const Position& p, int d) -> u128 { return perft(p, at, d); });
 }
 
-PerftResult cpu_perft(const Position& root, int depth, int threads) {
+PerftResult divide_perft(const Position& root, int depth, const char* backend, const BatchCounter& batch) {
     const auto start = std::chrono::steady_clock::now();
     PerftResult r;
-    r.backend = "cpu";
+    r.backend = backend;
     if (depth <= 0) {
         r.nodes = 1;
         return r;
     }
-    const Attacks at = host_attacks();
     MoveList roots;
-    generate_moves(root, at, roots);
+    generate_moves(root, host_attacks(), roots);
     std::vector<Position> children;
     for (Move m : roots) children.push_back(apply_move(root, m));
-    const std::vector<u128> counts = cpu_perft_batch(children, depth - 1, threads);
+    const std::vector<u128> counts = batch(children, depth - 1);
     for (int i = 0; i < roots.size; ++i) {
         r.divide.emplace_back(roots.moves[i], counts[i]);
         r.nodes += counts[i];
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
+}
+
+PerftResult cpu_perft(const Position& root, int depth, int threads) {
+    return divide_perft(root, depth, "cpu", [threads](const std::vector<Position>& children, int d) {
+        return cpu_perft_batch(children, d, threads);
+    });
 }
 
 }  // namespace gperft

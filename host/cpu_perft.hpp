@@ -27,6 +27,13 @@ std::vector<chess::u128> cpu_parallel_batch(const std::vector<chess::Position>& 
 // perft(depth) of every root; threads <= 0 means all hardware threads.
 std::vector<chess::u128> cpu_perft_batch(const std::vector<chess::Position>& roots, int depth, int threads);
 
+// Counts a batch of roots to one depth (any backend's perft_batch).
+using BatchCounter = std::function<std::vector<chess::u128>(const std::vector<chess::Position>&, int depth)>;
+
+// perft(depth) of root with its divide: the root moves' positions counted to
+// depth - 1 as one batch by `batch`. `backend` names it in the result.
+PerftResult divide_perft(const chess::Position& root, int depth, const char* backend, const BatchCounter& batch);
+
 // perft(depth) of one root with its divide.
 PerftResult cpu_perft(const chess::Position& root, int depth, int threads);
 
