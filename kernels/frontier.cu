@@ -5,7 +5,6 @@
 #include <thrust/system/cuda/vector.h>
 
 #include <memory>
-#include <mutex>
 
 #include "frontier_impl.cuh"
 #include "gpu_perft.hpp"
@@ -27,20 +26,6 @@ void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
-// A device copy of the attack tables for this pipeline, uploaded on first
-// use. (The perft kernels keep theirs; sharing one copy needs an accessor
-// exported by the GPU backend.)
-chess::Attacks device_attacks() {
-    static chess::AttackData* data = nullptr;
-    static std::once_flag once;
-    std::call_once(once, [] {
-        auto host = chess::build_attack_data();
-        check(cudaMalloc(&data, sizeof(chess::AttackData)), "cudaMalloc(tables)");
-        check(cudaMemcpy(data, host.get(), sizeof(chess::AttackData), cudaMemcpyHostToDevice), "cudaMemcpy(tables)");
-    });
-    return chess::Attacks{data};
-}
-
 }  // namespace
 
 std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
@@ -52,13 +37,11 @@ std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
         budget = free_bytes / 2;
     }
-    return std::make_unique<detail::Pipeline<CudaSystem>>(budget, device_attacks());
+    return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks());
 }
 
 std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
-    const gpu::Status s = gpu::status();
-    if (!s.available) throw std::runtime_error(s.message);
-    return detail::position_facts<CudaSystem>(positions, device_attacks());
+    return detail::position_facts<CudaSystem>(positions, gpu::device_attacks());
 }
 
 }  // namespace gperft::frontier

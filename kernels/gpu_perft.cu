@@ -51,10 +51,11 @@ class Engine {
     }
 
     DeviceExec exec() {
-        return DeviceExec(arena_, arena_bytes_, error_, chess::Attacks{tables_}, chess::Zobrist{keys_},
+        return DeviceExec(arena_, arena_bytes_, error_, attacks(), chess::Zobrist{keys_},
                           layout_tables(table_memory_, table_bytes_), table_bytes_);
     }
     std::mutex& mutex() { return mutex_; }
+    chess::Attacks attacks() const { return chess::Attacks{tables_}; }
 
    private:
     Engine() {
@@ -185,6 +186,12 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
     return on_device(options, "perft kernels", [&](DeviceExec& exec) {
         return perft_batch_with(exec, roots, depth, options, stats ? *stats : local);
     });
+}
+
+chess::Attacks device_attacks() {
+    const Status s = status();
+    if (!s.available) throw std::runtime_error(s.message);
+    return Engine::instance().attacks();  // built once, thread-safely, with the engine
 }
 
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {

@@ -100,4 +100,9 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options = {},
                                   Stats* stats = nullptr);
 
+// The one device copy of the attack tables, as the view kernels take: every
+// GPU pipeline (perft, statistics, the frontier of gperft unique) reaches the
+// tables through it. Throws std::runtime_error when no device is usable.
+chess::Attacks device_attacks();
+
 }  // namespace gperft::gpu

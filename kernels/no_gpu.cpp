@@ -18,4 +18,6 @@ std::vector<StatsRow> perft_stats(const chess::Position&, int, const Options&, S
     throw std::runtime_error(status().message);
 }
 
+chess::Attacks device_attacks() { throw std::runtime_error(status().message); }
+
 }  // namespace gperft::gpu
