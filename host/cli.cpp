@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <cctype>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -24,8 +25,15 @@ CLI::Validator fen_validator() {
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
     static const std::map<std::string, Backend> names{{"cpu", Backend::Cpu}, {"gpu", Backend::Gpu}, {"auto", Backend::Auto}};
     return app.add_option("--backend", backend, "cpu, gpu, or auto (the GPU when a CUDA device is usable)")
-        ->transform(CLI::CheckedTransformer(names, CLI::ignore_case))
-        ->default_str("auto");
+        ->transform(CLI::Validator([](std::string& value) -> std::string {
+            std::string key = value;
+            for (char& c : key) c = char(std::tolower((unsigned char)c));
+            const auto it = names.find(key);
+            if (it == names.end()) return "'" + value + "' is not a backend: use cpu, gpu or auto";
+            value = std::to_string(int(it->second));  // CLI11 reads an enum as its number
+            return "";
+        }, ""))
+        ->option_text("cpu|gpu|auto (default: auto)");
 }
 
 chess::Position position_from(const std::string& fen, const std::string& moves) {

@@ -116,6 +116,15 @@ TEST(Cli, PerftreeWithoutMoves) {
     EXPECT_EQ(r.out, "e1d1 1\ne1d2 1\ne1e2 1\ne1f1 1\ne1f2 1\n\n5\n");
 }
 
+TEST(Cli, UnknownBackendIsNamed) {
+    const auto r = run_gperft("perft --depth 1 --backend xyz");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "'xyz' is not a backend: use cpu, gpu or auto")) << r.err;
+    const auto upper = run_gperft("perft --depth 1 --backend CPU");
+    EXPECT_EQ(upper.status, 0) << upper.err;
+    EXPECT_TRUE(contains(upper.out, "Nodes searched: 20")) << upper.out;
+}
+
 TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
     const auto r = run_gperft("perft --depth 2 --backend gpu");
     if (r.status == 0) GTEST_SKIP() << "a CUDA device is present here";
