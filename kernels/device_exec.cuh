@@ -76,6 +76,8 @@ __global__ void __launch_bounds__(LaunchShape<F>::block, LaunchShape<F>::min_blo
 // non-zero sum with one atomic.
 template <class F>
 __global__ void __launch_bounds__(STATS_BLOCK) stats_kernel(F f, uint64_t n, unsigned long long* counters) {
+    static_assert(STATS_BLOCK % WARP == 0 && chess::STAT_COUNT <= STATS_BLOCK,
+                  "whole warps, and one thread per counter for the block's sum");
     constexpr unsigned ALL_LANES = 0xFFFFFFFFu;
     constexpr int WARPS = STATS_BLOCK / WARP;
     __shared__ unsigned long long partial[chess::STAT_COUNT][WARPS];
@@ -183,6 +185,7 @@ class DeviceExec {
 
     // out[i] = in[0] + ... + in[i - 1] in 64 bits; returns the sum of all n.
     uint64_t exclusive_scan(const uint32_t* in, uint64_t* out, uint64_t n) {
+        if (n == 0) return 0;
         if (n > uint64_t(INT32_MAX)) throw std::runtime_error("GPU perft: scan of more than 2^31 - 1 items");
         const cuda::std::plus<> plus;
         std::size_t temp_bytes = 0;

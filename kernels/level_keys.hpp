@@ -123,13 +123,17 @@ struct ProbeTable {
     }
 };
 
+// Stores nothing once the error flag is up: the totals of a run whose move
+// generation disagreed with its counting are wrong, and device tables outlive
+// the call that made them.
 struct StoreTable {
     const Key128* keys;
     const uint32_t* counts;
     const uint64_t* nodes;
     DepthTable table;
+    const uint32_t* error;
     CHESS_HD Contribution operator()(uint64_t i) const {
-        if (counts[i] == 0 || nodes[i] == 0) return {0, 0};
+        if (*error || counts[i] == 0 || nodes[i] == 0) return {0, 0};
         table_store(table, keys[i], nodes[i]);
         return {0, 1};
     }

@@ -168,7 +168,7 @@ class LevelPipeline {
     // After the level's subtree is rolled up.
     void store(const Level& level, int r) {
         if (!keyed_ || !tables_.at(r).size) return;
-        exec_.accumulate(level.size, StoreTable{level.keys, level.counts, level.nodes, tables_.at(r)},
+        exec_.accumulate(level.size, StoreTable{level.keys, level.counts, level.nodes, tables_.at(r), exec_.error_flag()},
                          counters_ + COUNTER_TABLE_STORES);
     }
 

@@ -97,6 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, FenRefusal, testing::Values(
 INSTANTIATE_TEST_SUITE_P(Undefined, FenRefusal, testing::Values(
     Refusal{"8/8/8/8/8/8/8/K7 w - - 0 1", "Black has 0 kings, expected exactly one"},
     Refusal{"k7/8/8/8/8/8/8/KK6 w - - 0 1", "White has 2 kings, expected exactly one"},
+    Refusal{"k7/8/8/8/8/N7/NNNNNNNN/NNNNNNNK w - - 0 1", "White has 17 pieces, more than the 16 a side starts with"},
     Refusal{"P6k/8/8/8/8/8/8/K7 w - - 0 1", "White has a pawn on rank 1 or 8"},
     Refusal{"7k/8/8/8/8/8/8/K6p w - - 0 1", "Black has a pawn on rank 1 or 8"},
     Refusal{"k6R/8/8/8/8/8/8/K7 w - - 0 1", "Black (not to move) is in check"},

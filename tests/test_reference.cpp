@@ -6,6 +6,8 @@
 #include <string>
 
 #include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "chess/perft.hpp"
 #include "reference/reference.hpp"
 #include "suite.hpp"
 
@@ -116,4 +118,21 @@ TEST(Reference, ReaderRefusesWithAMessage) {
             EXPECT_TRUE(std::string(e.what()).starts_with("FEN: ")) << e.what();
         }
     }
+}
+
+// Crowded boards past the 218 moves of any legal game, and the promotion-
+// inconsistent material of unwinnability test sets: parse_fen accepts them
+// (16 pieces a side at most), the move buffers hold every move, and the
+// counts equal the reference's.
+TEST(Reference, CrowdedBoardsPastTheLegalMaximum) {
+    const chess::Attacks at = chess::host_attacks();
+    for (const char* fen : {"k1KQ1Q2/ppQ3Qp/4Q3/1Q5Q/4Q3/Q5Q1/p1QQ1Q2/Q6Q w - - 0 1",
+                            "qqrrknnq/bbbnnbbb/8/8/8/8/NPPNNBNP/RQNNKQQR w - - 0 1"}) {
+        const chess::Position p = chess::parse_fen(fen);
+        const ref::Board b = ref::parse_fen(fen);
+        for (int depth = 1; depth <= 2; ++depth)
+            EXPECT_EQ(chess::to_string(chess::perft(p, at, depth)), chess::to_string(ref::perft(b, depth)))
+                << fen << " depth " << depth;
+    }
+    EXPECT_GT(chess::perft(chess::parse_fen("k1KQ1Q2/ppQ3Qp/4Q3/1Q5Q/4Q3/Q5Q1/p1QQ1Q2/Q6Q w - - 0 1"), at, 1), 218u);
 }

@@ -9,7 +9,14 @@
 
 namespace chess {
 
-constexpr int MAX_MOVES = 256;  // more than the 218 of any legal position
+// No position parse_fen accepts has more moves: it refuses more than 16
+// pieces a side (MAX_PIECES_PER_SIDE), and a queen has at most 27 moves, a
+// pawn 12 (three squares, four promotions), a king 8 plus two castlings, so
+// 15 * 27 + 10 = 415 bounds any side. Legal games never pass 218; positions
+// from elsewhere (promotion-inconsistent material, as in unwinnability test
+// sets) are bounded only by the piece count.
+constexpr int MAX_PIECES_PER_SIDE = 16;
+constexpr int MAX_MOVES = 416;
 
 // Up to this many king steps are tested one by one; beyond, a map of all
 // enemy attacks is built (results/OPTIMIZATIONS.md has the measurements).

@@ -126,12 +126,19 @@ std::string square_name(int sq) {
 
 namespace {
 
-// Problems readable from the board alone (pawns on the back ranks, castling
-// rights), plus the side not to move being in check when `checkable` (a
+// Problems readable from the board alone (more than 16 pieces a side, pawns
+// on the back ranks, castling rights), plus the side not to move being in check when `checkable` (a
 // position with one king each) is given; in generation_problems' order.
 std::vector<std::string> board_problems(const Piece board[64], uint8_t castling, const Position* checkable,
                                         const Attacks& at) {
     std::vector<std::string> problems;
+    for (Color c : {WHITE, BLACK}) {
+        int pieces = 0;
+        for (int sq = 0; sq < 64; ++sq) pieces += board[sq] != NO_PIECE && color_of(board[sq]) == c;
+        if (pieces > MAX_PIECES_PER_SIDE)
+            problems.push_back(std::string(COLOR_NAME[c]) + " has " + std::to_string(pieces) + " pieces, more than the " +
+                               std::to_string(MAX_PIECES_PER_SIDE) + " a side starts with");
+    }
     for (Color c : {WHITE, BLACK}) {
         for (int sq = 0; sq < 64; ++sq) {
             if (board[sq] == make_piece(c, PAWN) && (rank_of(sq) == 0 || rank_of(sq) == 7)) {
