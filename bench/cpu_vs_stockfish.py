@@ -50,8 +50,11 @@ def stockfish_perft(engine, fen, depth):
 
 
 def gperft_perft(binary, fen, depth):
-    out = subprocess.run([binary, "perft", "--backend", "cpu", "--threads", "1", "--json", "--depth", str(depth),
-                          "--fen", fen], check=True, capture_output=True, text=True).stdout
+    # --split 0 --hash 0: plain perft without work units or transposition
+    # table, like Stockfish's `go perft` (deep runs pick tables by themselves).
+    out = subprocess.run([binary, "perft", "--backend", "cpu", "--threads", "1", "--split", "0", "--hash", "0",
+                          "--json", "--depth", str(depth), "--fen", fen],
+                         check=True, capture_output=True, text=True).stdout
     r = json.loads(out)
     return int(r["nodes"]), float(r["seconds"])
 
