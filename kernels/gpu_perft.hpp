@@ -25,9 +25,12 @@ struct Status {
 Status status();
 
 // Most plies one breadth-first run covers from its roots. Every per-position
-// count on the device is a 64-bit integer, and perft(8) of any position is
-// below 256^8 = 2^64; deeper requests are expanded on the host first.
-constexpr int MAX_DEVICE_DEPTH = 8;
+// count on the device is a 64-bit integer: no accepted position has more than
+// chess::MAX_MOVES (416) moves, and 416^7 < 2^61, so perft(7) of any position
+// fits (perft(8) would need fewer than 256 moves a ply, true of legal games,
+// not of every crowded position a FEN can give). Deeper requests are
+// expanded on the host first.
+constexpr int MAX_DEVICE_DEPTH = 7;
 
 // Options::table_bytes for "choose for me": on the device a share of the
 // free memory (AUTO_TABLE_SHARE; the arena gets the rest), on the host
@@ -51,7 +54,7 @@ struct Options {
     // chunks are sized. Below 1 the chunks are optimistic and the levels
     // below split them again (tests use it to exercise that path).
     double chunk_estimate_scale = 1.0;
-    // Transposition tables, one per remaining depth 3..8 (perft_tables.hpp),
+    // Transposition tables, one per remaining depth 3..7 (perft_tables.hpp),
     // all depths together in bytes: 0 none, AUTO_TABLES sized automatically.
     // On the device they persist between calls with the same sizes and seed.
     long long table_bytes = 0;

@@ -391,9 +391,9 @@ std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position
 }
 
 // Roots per statistics run at device depth d: the run's counters are 64-bit,
-// and each root adds at most 256^d (fewer than 256 moves per position), so
-// 2^(64 - 8d) roots cannot overflow them.
-inline uint64_t stats_slice(int d) { return d >= 8 ? 1 : uint64_t(1) << (64 - 8 * std::max(d, 1)); }
+// and each root adds at most 512^d (at most chess::MAX_MOVES = 416 moves per
+// position), so 2^(64 - 9d) roots cannot overflow them.
+inline uint64_t stats_slice(int d) { return 9 * d >= 64 ? 1 : uint64_t(1) << (64 - 9 * std::max(d, 1)); }
 
 // Statistics rows of plies 1..depth below root on one executor: the
 // pipeline runs once per depth with the statistics leaf.

@@ -48,7 +48,7 @@ constexpr int TABLE_MIN_DEPTH = 3;
 // times less, so what a table saves is similar at every depth while the
 // shallow levels need many more slots for the same hit rate; the top depths
 // hold only batch roots, which the work units have already made distinct.
-constexpr int TABLE_WEIGHT[MAX_DEVICE_DEPTH + 1] = {0, 0, 0, 5, 4, 3, 2, 1, 1};
+constexpr int TABLE_WEIGHT[MAX_DEVICE_DEPTH + 1] = {0, 0, 0, 5, 4, 3, 2, 1};
 
 struct PerftTables {
     DepthTable depth[MAX_DEVICE_DEPTH + 1];

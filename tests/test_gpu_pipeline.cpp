@@ -384,7 +384,9 @@ TEST(GpuPipeline, TableSlotsVerifyTheKeyAndDetectTornWrites) {
 
 TEST(GpuPipeline, TableLayoutSplitsTheMemoryByDepth) {
     using namespace gperft::gpu;
-    std::vector<TableEntry> memory(1600);
+    int weights = 0;
+    for (int w : TABLE_WEIGHT) weights += w;
+    std::vector<TableEntry> memory(100 * weights);
     const PerftTables t = layout_tables(memory.data(), memory.size() * sizeof(TableEntry));
     uint64_t slots = 0;
     for (int r = 0; r <= MAX_DEVICE_DEPTH; ++r) {
@@ -396,7 +398,7 @@ TEST(GpuPipeline, TableLayoutSplitsTheMemoryByDepth) {
     }
     EXPECT_EQ(slots, memory.size());
     EXPECT_FALSE(layout_tables(nullptr, 0).any());
-    EXPECT_FALSE(layout_tables(memory.data(), 15 * sizeof(TableEntry)).any());  // less than one slot per weight
+    EXPECT_FALSE(layout_tables(memory.data(), (weights - 1) * sizeof(TableEntry)).any());  // less than one slot per weight
     for (const uint64_t size : {1ULL, 7ULL, 1000ULL, 1ULL << 40}) {  // slots spread over the whole table
         for (const uint64_t lo : {0ULL, 1ULL << 63, ~0ULL}) EXPECT_LT(mul_hi64(lo, size), size);
         EXPECT_EQ(mul_hi64(~0ULL, size), size - 1);
