@@ -106,6 +106,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, Legality, testing::Values(
     LegalityCase{"4k3/8/5N2/8/8/8/8/K7 b - - 0 1", ""},
     // Promotions the missing pawns cannot account for.
     LegalityCase{"QQQ5/8/8/8/8/8/PPPPPPP1/K6k b - - 0 1", "at least 2 promoted pieces"},
+    LegalityCase{"k7/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", ""},
     LegalityCase{"QQ6/8/8/8/8/8/PPPPPPP1/K6k b - - 0 1", ""},
     LegalityCase{"k7/8/8/8/8/8/PPPPPPPP/KB1B4 w - - 0 1", "at least 1 promoted pieces"},
     LegalityCase{"k7/8/8/8/8/8/PPPPPPPP/KBB5 w - - 0 1", ""},

@@ -171,15 +171,13 @@ std::optional<std::string> impossible_check(const Position& p, int ep_claim, con
 std::vector<std::string> material_problems(const Piece board[64]) {
     std::vector<std::string> problems;
     for (Color c : {WHITE, BLACK}) {
-        int n[7] = {}, bishops_on[2] = {}, total = 0;
+        int n[7] = {}, bishops_on[2] = {};  // more than 16 men is a FEN refusal, listed before these
         for (int sq = 0; sq < 64; ++sq) {
             if (board[sq] == NO_PIECE || color_of(board[sq]) != c) continue;
-            ++total;
             ++n[type_of(board[sq])];
             if (type_of(board[sq]) == BISHOP) ++bishops_on[(file_of(sq) + rank_of(sq)) & 1];
         }
         const std::string who = COLOR_NAME[c];
-        if (total > 16) problems.push_back(who + " has " + std::to_string(total) + " men, more than 16");
         if (n[PAWN] > 8) {
             problems.push_back(who + " has " + std::to_string(n[PAWN]) + " pawns, more than 8");
             continue;
