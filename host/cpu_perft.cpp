@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "chess/perft.hpp"
+#include "deep/count_math.hpp"
 
 namespace gperft {
 
@@ -80,7 +81,7 @@ PerftResult divide_perft(const Position& root, int depth, const char* backend, c
     const std::vector<u128> counts = batch(children, depth - 1);
     for (int i = 0; i < roots.size; ++i) {
         r.divide.emplace_back(roots.moves[i], counts[i]);
-        r.nodes += counts[i];
+        r.nodes = checked_add(r.nodes, counts[i]);
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

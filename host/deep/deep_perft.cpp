@@ -9,6 +9,7 @@
 #include <string>
 
 #include "chess/io/fen.hpp"
+#include "cpu_perft.hpp"
 #include "deep/count_math.hpp"
 #include "deep/engine.hpp"
 #include "deep/host_table.hpp"
@@ -26,24 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-PerftResult plain_run(const Position& root, int depth, PerftEngine& engine) {
-    PerftResult r;
-    if (depth <= 0) {
-        r.nodes = 1;
-        return r;
-    }
-    MoveList moves;
-    generate_moves(root, host_attacks(), moves);
-    std::vector<Position> children;
-    for (Move m : moves) children.push_back(apply_move(root, m));
-    const std::vector<u128> counts = engine.perft_batch(children, depth - 1);
-    for (int i = 0; i < moves.size; ++i) {
-        r.divide.emplace_back(moves.moves[i], counts[i]);
-        r.nodes = checked_add(r.nodes, counts[i]);
-    }
-    return r;
-}
 
 // Counts every unit not already in the journal, in batches.
 void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& book, PerftEngine& engine,
@@ -156,7 +139,9 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     PerftEngine engine(plan.engine);
     d.hash_mb = engine.cpu_table_mb();
     if (d.split == 0) {
-        d.perft = plain_run(root, depth, engine);
+        d.perft = divide_perft(root, depth, "", [&engine](const std::vector<Position>& children, int remaining) {
+            return engine.perft_batch(children, remaining);
+        });  // backend and seconds are set below
     } else {
         d.host_hash_mb = plan.host_hash_mb;
         HostTable table(d.host_hash_mb << 20);
