@@ -28,8 +28,12 @@ CLI::Validator fen_validator();
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
 
 // The position after parsing `fen` and playing the UCI `moves` (space
-// separated); throws with a message naming the bad FEN field or move.
-chess::Position position_from(const std::string& fen, const std::string& moves);
+// separated), in Chess960 mode when `chess960` is set or the FEN's castling
+// rights need it; throws with a message naming the bad FEN field or move.
+chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960);
+
+// Adds --chess960: castling by Chess960's rule, written king takes rook.
+CLI::Option* add_chess960_flag(CLI::App& app, bool& chess960);
 
 // Words joined by single spaces; `none` when there are none.
 std::string join_words(const std::vector<std::string>& words, const std::string& none = "(none)");
@@ -39,8 +43,7 @@ void error(const std::string& what);
 
 Command setup_perft(CLI::App& app);
 // perft --stats: every ply's statistics, counted on the CPU or the GPU.
-int run_perft_stats(const std::string& fen, const std::string& moves, int depth, Backend backend, int threads,
-                    bool json_output);
+int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output);
 Command setup_suite(CLI::App& app);
 Command setup_analyze(CLI::App& app);
 Command setup_unique(CLI::App& app);

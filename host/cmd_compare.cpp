@@ -27,6 +27,7 @@ struct CompareOptions {
     double timeout = 60;
     int threads = 0;
     Backend backend = Backend::Auto;
+    bool chess960 = false;
 };
 
 // How the two divides of one position differ.
@@ -60,7 +61,7 @@ std::string count_pairs(const std::vector<std::string>& moves, const Counts& our
 class Bisection {
 public:
     Bisection(const CompareOptions& o, engine::UciEngine& engine)
-        : o_(o), engine_(engine), root_fen_(chess::to_fen(chess::parse_fen(o.fen))) {
+        : o_(o), engine_(engine), root_fen_(chess::to_fen(position_from(o.fen, "", o.chess960))) {
         std::istringstream in(o.moves);
         for (std::string m; in >> m;) root_moves_.push_back(m);
     }
@@ -70,7 +71,7 @@ public:
 private:
     Counts ours(const chess::Position& p, int depth) const {
         Counts c;
-        for (const auto& [m, n] : run_perft(p, depth, o_.backend, o_.threads).divide) c[chess::move_to_uci(m)] = n;
+        for (const auto& [m, n] : run_perft(p, depth, o_.backend, o_.threads).divide) c[chess::move_to_uci(m, p.chess960)] = n;
         return c;
     }
     Counts theirs(int depth) {
@@ -94,7 +95,7 @@ private:
 };
 
 int Bisection::run() {
-    chess::Position p = position_from(o_.fen, o_.moves);
+    chess::Position p = position_from(o_.fen, o_.moves, o_.chess960);
     u128 parent_ours = 0, parent_theirs = 0;
     for (int depth = o_.depth; depth >= 1; --depth) {
         const Counts us = ours(p, depth), them = theirs(depth);
@@ -149,9 +150,11 @@ void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d,
 }
 
 int run_compare_command(const CompareOptions& o) {
-    position_from(o.fen, o.moves);  // bad FEN or moves: exit 2 before starting the engine
+    // A bad FEN or move is exit 2 before the engine starts.
+    const bool chess960 = position_from(o.fen, o.moves, o.chess960).chess960;
     try {
         engine::UciEngine engine(o.engine, o.timeout);
+        if (chess960) engine.set_option("UCI_Chess960", "true");
         return Bisection(o, engine).run();
     } catch (const engine::EngineError& e) {
         error(e.what());
@@ -173,6 +176,7 @@ Command setup_compare(CLI::App& app) {
         ->check(CLI::Range(0.01, 1e6));
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
+    add_chess960_flag(*sub, o->chess960);
     return {sub, [o] { return run_compare_command(*o); }};
 }
 

@@ -25,6 +25,7 @@ struct PerftOptions {
     bool json = false;
     bool quiet = false;
     bool stats = false;
+    bool chess960 = false;
     DeepOptions deep;
     bool deep_option_given = false;  // any of the options that only deep runs take
 };
@@ -64,14 +65,15 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
         if (dist) obj.raw("ranks", std::to_string(dist->ranks)).raw("units_per_rank", units_per_rank_json(dist->units_per_rank));
         if (o.divide) {
             json::Object d;
-            for (const auto& [m, n] : r.divide) d.cnt(chess::move_to_uci(m), n);
+            for (const auto& [m, n] : r.divide) d.cnt(chess::move_to_uci(m, root.chess960), n);
             obj.raw("divide", d.text());
         }
         std::cout << obj.text() << std::endl;
         return;
     }
     if (o.divide) {
-        for (const auto& [m, n] : r.divide) std::cout << chess::move_to_uci(m) << ": " << chess::to_string(n) << "\n";
+        for (const auto& [m, n] : r.divide)
+            std::cout << chess::move_to_uci(m, root.chess960) << ": " << chess::to_string(n) << "\n";
         std::cout << "\n";
     }
     std::cout << "Nodes searched: " << chess::to_string(r.nodes) << std::endl;
@@ -94,7 +96,7 @@ int run_distributed(PerftOptions o) {
     try {
         chess::Position root;
         const dist::DistResult r =
-            dist::coordinate_perft(s, [&] { return root = position_from(o.fen, o.moves); }, o.depth, o.deep);
+            dist::coordinate_perft(s, [&] { return root = position_from(o.fen, o.moves, o.chess960); }, o.depth, o.deep);
         print_result(o, root, r.deep.perft, &r.deep, &r);
     } catch (const dist::DistributedFailure& e) {
         error(e.what());
@@ -112,8 +114,8 @@ int run_perft_command(PerftOptions o) {
         if (o.stats) throw std::invalid_argument("perft --stats does not run on several ranks; start it without mpirun or srun");
         return run_distributed(o);
     }
-    if (o.stats) return run_perft_stats(o.fen, o.moves, o.depth, o.deep.backend, o.deep.threads, o.json);
-    const chess::Position root = position_from(o.fen, o.moves);
+    const chess::Position root = position_from(o.fen, o.moves, o.chess960);
+    if (o.stats) return run_perft_stats(root, o.depth, o.deep.backend, o.deep.threads, o.json);
     const Backend backend = resolve_backend(o.deep.backend);
     if (!o.deep_option_given && o.depth < deep_threshold(backend)) {
         print_result(o, root, run_perft(root, o.depth, backend, o.deep.threads), nullptr);
@@ -181,6 +183,7 @@ Command setup_perft(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("perft", "Count the legal move paths of a given length");
     sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
     sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
+    add_chess960_flag(*sub, o->chess960);
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 30));
     auto* divide = sub->add_flag("--divide", o->divide, "Print the count below each root move (Stockfish's format)");
     sub->add_flag("--stats", o->stats,

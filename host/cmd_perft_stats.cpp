@@ -44,9 +44,7 @@ std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, Back
 
 }  // namespace
 
-int run_perft_stats(const std::string& fen, const std::string& moves, int depth, Backend backend, int threads,
-                    bool json_output) {
-    const chess::Position root = position_from(fen, moves);
+int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output) {
     Backend resolved;
     try {
         resolved = resolve_backend(backend);

@@ -17,13 +17,14 @@ struct PerftreeOptions {
     std::string moves;
     int threads = 0;
     Backend backend = Backend::Auto;
+    bool chess960 = false;
 };
 
 int run_perftree_command(const PerftreeOptions& o) {
-    const chess::Position root = position_from(o.fen, o.moves);
+    const chess::Position root = position_from(o.fen, o.moves, o.chess960);
     const PerftResult r = run_perft(root, o.depth, o.backend, o.threads);
     std::vector<std::pair<std::string, chess::u128>> lines;
-    for (const auto& [m, n] : r.divide) lines.emplace_back(chess::move_to_uci(m), n);
+    for (const auto& [m, n] : r.divide) lines.emplace_back(chess::move_to_uci(m, root.chess960), n);
     std::sort(lines.begin(), lines.end());
     std::string out;
     for (const auto& [m, n] : lines) out += m + " " + chess::to_string(n) + "\n";
@@ -41,6 +42,7 @@ Command setup_perftree(CLI::App& app) {
     sub->add_option("moves", o->moves, "UCI moves to play first (one argument, space separated)");
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
+    add_chess960_flag(*sub, o->chess960);
     return {sub, [o] { return run_perftree_command(*o); }};
 }
 

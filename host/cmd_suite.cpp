@@ -1,8 +1,9 @@
 // gperft suite FILE: check every position of a perft suite at every listed
 // depth (within --max-depth / --max-nodes), print a pass/fail table, and exit
-// 1 naming the first failure. Entries whose FEN is refused (Chess960
-// castling, impossible rights) are listed as "refused" with the reason and
-// make the exit status 2 when nothing failed.
+// 1 naming the first failure. Entries whose FEN is refused (impossible
+// castling rights, say) are listed as "refused" with the reason and make the
+// exit status 2 when nothing failed. Chess960 rights (X-FEN, Shredder-FEN)
+// are read as such.
 #include <cstdio>
 #include <iostream>
 
@@ -20,6 +21,7 @@ struct SuiteOptions {
     double max_nodes = 0;  // 0: no limit
     int threads = 0;
     Backend backend = Backend::Auto;
+    bool chess960 = false;
 };
 
 int run_suite_command(const SuiteOptions& o) {
@@ -29,7 +31,7 @@ int run_suite_command(const SuiteOptions& o) {
     for (const SuiteEntry& e : entries) {
         chess::Position root;
         try {
-            root = chess::parse_fen(e.fen);
+            root = position_from(e.fen, "", o.chess960);
         } catch (const chess::FenError& err) {
             std::printf("%-7s %-12s %-72s %s\n", "refused", e.id.c_str(), e.fen.c_str(), err.what());
             ++refused;
@@ -78,6 +80,7 @@ Command setup_suite(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
+    add_chess960_flag(*sub, o->chess960);
     return {sub, [o] { return run_suite_command(*o); }};
 }
 

@@ -35,6 +35,7 @@ struct UniqueOptions {
     std::vector<std::string> reach;
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
+    bool chess960 = false;
 };
 
 enum Class { MATE, STALEMATE, DEAD, OTHER, DEAD_UNKNOWN };
@@ -86,8 +87,8 @@ void write_emitted(const frontier::Frontier& f, const std::string& path) {
     if (!out) throw std::runtime_error("--emit: writing " + path + " failed");
 }
 
-uint64_t paths_to(const frontier::Frontier& f, const std::string& fen) {
-    const chess::Position target = chess::canonical(chess::parse_fen(fen), chess::host_attacks());
+uint64_t paths_to(const frontier::Frontier& f, const std::string& fen, bool chess960) {
+    const chess::Position target = chess::canonical(position_from(fen, "", chess960), chess::host_attacks());
     for (size_t i = 0; i < f.positions.size(); ++i)
         if (f.positions[i] == target) return f.counts[i];
     return 0;
@@ -130,7 +131,7 @@ void finish(const dist::Session& s, const UniqueOptions& o, const frontier::Fron
     });
     std::vector<chess::u128> sums(2, 0);
     for (Class c : classes) sums[0] += c == DEAD, sums[1] += c == DEAD_UNKNOWN;
-    for (const std::string& fen : o.reach) sums.push_back(paths_to(final_part, fen));
+    for (const std::string& fen : o.reach) sums.push_back(paths_to(final_part, fen, o.chess960 || chess::parse_fen(o.fen).chess960));
     sums = dist::sum_over_ranks(s, sums);
     r.searched_dead = uint64_t(sums[0]), r.unknown = uint64_t(sums[1]);
     for (size_t i = 0; i < o.reach.size(); ++i) r.reached.emplace_back(o.reach[i], uint64_t(sums[2 + i]));
@@ -200,7 +201,7 @@ int run_unique_command(const UniqueOptions& o) {
         if (!EMIT_KINDS.count(kind))
             throw std::invalid_argument("--emit: '" + kind + "' is not one of mates, stalemates, dead");
     const dist::Session& s = dist::world();
-    const chess::Position root = chess::parse_fen(o.fen);
+    const chess::Position root = position_from(o.fen, "", o.chess960);
     const auto start = std::chrono::steady_clock::now();
     std::optional<UniqueResult> r;
     if (!s.distributed()) {
@@ -238,6 +239,7 @@ Command setup_unique(CLI::App& app) {
     sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 20));
     sub->add_flag("--json", o->json, "Print one JSON object");
+    add_chess960_flag(*sub, o->chess960);
     add_backend_option(*sub, o->backend);
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     sub->add_option("--memory", o->memory_mb,

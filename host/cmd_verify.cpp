@@ -17,18 +17,20 @@ struct VerifyCommandOptions {
     VerifyOptions run;
     std::vector<std::string> fens;
     std::string suite;
+    bool chess960 = false;
+    bool no_chess960_starts = false;
 };
 
 // The start position, every --fen, and every entry of --suite that the FEN
 // parser accepts.
 std::vector<chess::Position> roots_of(const VerifyCommandOptions& o) {
     std::vector<chess::Position> roots{chess::parse_fen(chess::START_FEN)};
-    for (const auto& fen : o.fens) roots.push_back(chess::parse_fen(fen));
+    for (const auto& fen : o.fens) roots.push_back(position_from(fen, "", o.chess960));
     if (o.suite.empty()) return roots;
     int refused = 0;
     for (const SuiteEntry& e : read_suite_file(o.suite)) {
         try {
-            roots.push_back(chess::parse_fen(e.fen));
+            roots.push_back(position_from(e.fen, "", o.chess960));
         } catch (const chess::FenError&) {
             ++refused;
         }
@@ -51,14 +53,16 @@ void print_mismatch(const Mismatch& m) {
 
 int run_verify_command(VerifyCommandOptions& o) {
     o.run.roots = roots_of(o);
+    o.run.chess960_starts = !o.no_chess960_starts;
     const VerifyReport r = run_verify(o.run);
     if (r.mismatch) {
         print_mismatch(*r.mismatch);
         return EXIT_MISMATCH;
     }
-    std::printf("verify: clean: %d positions from %zu roots (depth %d, seed %llu): %llu nodes with move sets "
+    std::printf("verify: clean: %d positions from %zu roots%s (depth %d, seed %llu): %llu nodes with move sets "
                 "compared, %llu leaf positions compared, %.1f s\n",
-                r.samples, o.run.roots.size(), o.run.depth, (unsigned long long)o.run.seed,
+                r.samples, o.run.roots.size(),
+                o.run.chess960_starts ? " and random Chess960 and Double Chess960 starts" : "", o.run.depth, (unsigned long long)o.run.seed,
                 (unsigned long long)r.nodes, (unsigned long long)r.leaves, r.seconds);
     return EXIT_OK;
 }
@@ -82,6 +86,10 @@ Command setup_verify(CLI::App& app) {
     sub->add_option("--max-playout", o->run.max_playout, "Most random plies played before a sample")
         ->check(CLI::Range(0, 1000));
     sub->add_option("-t,--threads", o->run.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_chess960_flag(*sub, o->chess960);
+    sub->add_flag("--no-chess960-starts", o->no_chess960_starts,
+                  "Sample only from the start position, --fen and --suite (by default every third sample starts "
+                  "from a random Chess960 array, and every third from a Double Chess960 pair)");
     return {sub, [o] { return run_verify_command(*o); }};
 }
 

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "chess/io/chess960.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/movegen.hpp"
 #include "cpu_perft.hpp"
@@ -32,14 +33,16 @@ struct Rng {
 };
 
 // One key for a move from either generator: from | to << 6 | promotion << 12
-// (0 none, then n b r q).
+// (0 none, then n b r q) | castling << 15, with the king's squares for
+// castling (the two generators write castling differently).
 uint16_t key_of(Move m) {
     const int promo = m.is_promotion() ? m.promotion() - KNIGHT + 1 : 0;
-    return uint16_t(m.from() | m.to() << 6 | promo << 12);
+    const int to = m.is_castle() ? castle_king_to(m.from(), m.flag() == KING_CASTLE) : m.to();
+    return uint16_t(m.from() | to << 6 | promo << 12 | int(m.is_castle()) << 15);
 }
 uint16_t key_of(const ref::Move& m) {
     const int promo = m.promo == 'n' ? 1 : m.promo == 'b' ? 2 : m.promo == 'r' ? 3 : m.promo == 'q' ? 4 : 0;
-    return uint16_t(m.from | m.to << 6 | promo << 12);
+    return uint16_t(m.from | m.to << 6 | promo << 12 | int(m.rook >= 0) << 15);
 }
 
 // The pieces of a common/ position as letters, a1 first.
@@ -71,11 +74,13 @@ std::string identity_problem(const Position& p, const ref::Board& b) {
             return "square " + square_name(sq) + ": gperft has '" + ours[sq] + "', the reference '" +
                    ref::piece_at(b, sq) + "'";
     if ((p.stm == WHITE) != b.white_to_move) return "side to move";
-    const uint8_t rights = (b.castle_K ? WHITE_OO : 0) | (b.castle_Q ? WHITE_OOO : 0) |
-                           (b.castle_k ? BLACK_OO : 0) | (b.castle_q ? BLACK_OOO : 0);
-    if (p.castling != rights) return "castling rights";
+    Bitboard castle_rooks = 0;
+    for (int c = 0; c < 2; ++c)
+        for (int side = 0; side < 2; ++side)
+            if (b.castle_file[c][side] >= 0) castle_rooks |= square_bb(make_square(b.castle_file[c][side], c ? 7 : 0));
+    if (p.castle_rooks != castle_rooks) return "castling rights";
     if ((p.ep == SQ_NONE ? -1 : int(p.ep)) != ep_with_pawn_beside(b)) return "e.p. square";
-    if (p.halfmove != std::min(b.halfmove, 255)) return "halfmove clock";  // common/ saturates at 255
+    if (p.halfmove != std::min(b.halfmove, 65535)) return "halfmove clock";  // common/ saturates at 65535
     if (p.fullmove != std::min(b.fullmove, 65535)) return "fullmove number";  // and at 65535
     return "";
 }
@@ -107,6 +112,7 @@ public:
         ref::Board b;
         try {
             b = ref::parse_fen(to_fen(p));
+            b.chess960 = p.chess960;
         } catch (const ref::ReferenceError& e) {
             return fail("FEN round trip", std::string("the reference refuses the root: ") + e.what(), p, nullptr);
         }
@@ -172,9 +178,9 @@ bool SampleChecker::interior(const Position& p, const ref::Board& b, Keyed<Move>
     size_t i = 0, j = 0;
     while (i < ours.size() || j < theirs.size()) {
         if (j == theirs.size() || (i < ours.size() && ours[i].first < theirs[j].first))
-            only_common.push_back(move_to_uci(ours[i++].second));
+            only_common.push_back(move_to_uci(ours[i++].second, p.chess960));
         else if (i == ours.size() || theirs[j].first < ours[i].first)
-            only_reference.push_back(ref::uci(theirs[j++].second));
+            only_reference.push_back(ref::uci(theirs[j++].second, p.chess960));
         else
             ++i, ++j;
     }
@@ -189,21 +195,26 @@ bool SampleChecker::interior(const Position& p, const ref::Board& b, Keyed<Move>
     return fen_round_trip(p, b);
 }
 
-// to_fen -> parse_fen gives the position back, and the reference's own FEN
-// reader reads the same position from that text.
+// to_fen -> parse_fen gives the position back, in X-FEN and Shredder-FEN,
+// and the reference's own FEN reader reads the same position from that text.
+// (A Chess960-mode position whose rights look like standard chess's reads
+// back in standard mode: the mode is the caller's, as --chess960 gives it.)
 bool SampleChecker::fen_round_trip(const Position& p, const ref::Board& b) {
-    const std::string fen = to_fen(p);
-    try {
-        if (!(parse_fen(fen) == p))
-            return fail("FEN round trip", "parse_fen(to_fen) gives " + to_fen(parse_fen(fen)), p, &b);
-    } catch (const FenError& e) {
-        return fail("FEN round trip", std::string("parse_fen refuses to_fen's text: ") + e.what(), p, &b);
-    }
-    try {
-        if (const std::string d = identity_problem(p, ref::parse_fen(fen)); !d.empty())
-            return fail("FEN round trip", "the reference reads the FEN with a different " + d, p, &b);
-    } catch (const ref::ReferenceError& e) {
-        return fail("FEN round trip", std::string("the reference refuses the FEN: ") + e.what(), p, &b);
+    for (const CastlingNotation notation : {CastlingNotation::XFen, CastlingNotation::Shredder}) {
+        const std::string fen = to_fen(p, notation);
+        try {
+            Position q = parse_fen(fen);
+            if (p.chess960) q.chess960 = 1;
+            if (!(q == p)) return fail("FEN round trip", "parse_fen(" + fen + ") gives " + to_fen(q), p, &b);
+        } catch (const FenError& e) {
+            return fail("FEN round trip", "parse_fen refuses to_fen's text " + fen + ": " + e.what(), p, &b);
+        }
+        try {
+            if (const std::string d = identity_problem(p, ref::parse_fen(fen)); !d.empty())
+                return fail("FEN round trip", "the reference reads " + fen + " with a different " + d, p, &b);
+        } catch (const ref::ReferenceError& e) {
+            return fail("FEN round trip", "the reference refuses " + fen + ": " + e.what(), p, &b);
+        }
     }
     return true;
 }
@@ -215,7 +226,7 @@ bool SampleChecker::fail(const std::string& check, const std::string& detail, co
     m.detail = detail;
     m.sample = sample_;
     m.root_fen = to_fen(root_);
-    for (Move mv : path_) m.path.push_back(move_to_uci(mv));
+    for (Move mv : path_) m.path.push_back(move_to_uci(mv, root_.chess960));
     m.fen = to_fen(p);
     m.reference_fen = b ? ref::to_fen(*b) : "(none)";
     m.only_common = std::move(only_common);
@@ -232,6 +243,18 @@ std::optional<Mismatch> verify_tree(const Position& p, const ref::Board& b, int 
     return checker.mismatch;
 }
 
+// Sample i's root: one of `roots`, or a random Chess960 (same array for
+// both sides) or Double Chess960 (an array each) start position.
+Position root_of(const VerifyOptions& o, const std::vector<Position>& roots, int i, Rng& rng) {
+    const size_t kinds = roots.size() + (o.chess960_starts ? 2 : 0);
+    const size_t k = size_t(i) % kinds;
+    if (k < roots.size()) return roots[k];
+    const int white = rng.below(960), black = k == roots.size() ? white : rng.below(960);
+    Position p = parse_fen(chess960_fen(white, black));
+    p.chess960 = 1;
+    return p;
+}
+
 VerifyReport run_verify(const VerifyOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     const std::vector<Position> roots = o.roots.empty() ? std::vector<Position>{parse_fen(START_FEN)} : o.roots;
@@ -242,7 +265,8 @@ VerifyReport run_verify(const VerifyOptions& o) {
         uint64_t nodes = 0, leaves = 0;
         for (int i; (i = next.fetch_add(1)) < o.positions && i < first_failure.load();) {
             Rng rng{o.seed * 0x100000001B3ull + uint64_t(i)};
-            SampleChecker checker(i, roots[size_t(i) % roots.size()]);
+            const Position root = root_of(o, roots, i, rng);
+            SampleChecker checker(i, root);
             bool ok = false;
             try {
                 ok = checker.run(rng, rng.below(o.max_playout + 1), o.depth);
@@ -251,7 +275,7 @@ VerifyReport run_verify(const VerifyOptions& o) {
                 m.check = "exception";
                 m.detail = e.what();
                 m.sample = i;
-                m.root_fen = to_fen(roots[size_t(i) % roots.size()]);
+                m.root_fen = to_fen(root);
                 checker.mismatch = m;
             }
             nodes += checker.nodes;

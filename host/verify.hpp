@@ -19,7 +19,11 @@ struct VerifyOptions {
     int depth = 2;                 // plies below each sample (see run_verify)
     uint64_t seed = 1;
     int max_playout = 200;         // plies of random play before a sample, at most
-    std::vector<chess::Position> roots;  // playouts start here, sample i from roots[i % size]
+    std::vector<chess::Position> roots;  // playouts start here (default: the start position)
+    // Also start from random Chess960 and Double Chess960 arrays (Scharnagl
+    // numbers drawn per sample): sample i takes roots[i % (size + 2)], the
+    // last two kinds being those.
+    bool chess960_starts = true;
     int threads = 0;               // <= 0: all hardware threads
 };
 

@@ -40,7 +40,8 @@ constexpr uint64_t RECORD_BYTES = sizeof(Position) + sizeof(uint64_t);
 constexpr uint64_t MIN_CAPACITY = 4096;
 constexpr int MAX_PARTITION_BITS = 16;
 
-// The position as six 64-bit words (48 bytes, no padding).
+// The position as eight 64-bit words (64 bytes; the reserved bytes are zero).
+constexpr int POSITION_WORDS = sizeof(Position) / 8;
 CHESS_FI uint64_t word(const Position& p, int i) {
     uint64_t w;
     memcpy(&w, reinterpret_cast<const char*>(&p) + 8 * i, 8);
@@ -49,7 +50,7 @@ CHESS_FI uint64_t word(const Position& p, int i) {
 
 struct PositionLess {
     CHESS_HD bool operator()(const Position& a, const Position& b) const {
-        for (int i = 0; i < 6; ++i)
+        for (int i = 0; i < POSITION_WORDS; ++i)
             if (word(a, i) != word(b, i)) return word(a, i) < word(b, i);
         return false;
     }
@@ -57,7 +58,7 @@ struct PositionLess {
 
 struct PositionEqual {
     CHESS_HD bool operator()(const Position& a, const Position& b) const {
-        for (int i = 0; i < 6; ++i)
+        for (int i = 0; i < POSITION_WORDS; ++i)
             if (word(a, i) != word(b, i)) return false;
         return true;
     }
@@ -66,7 +67,7 @@ struct PositionEqual {
 // Spreads positions over partitions (splitmix64 finalizer over the words).
 CHESS_FI uint64_t position_hash(const Position& p) {
     uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < POSITION_WORDS; ++i) {
         h ^= word(p, i);
         h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
         h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;

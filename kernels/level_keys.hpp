@@ -44,9 +44,7 @@ struct SortBuffers {
 
 // Everything perft depends on: the move counters are left out.
 CHESS_FI bool same_for_perft(const Position& a, const Position& b) {
-    return a.color[0] == b.color[0] && a.color[1] == b.color[1] && a.pawns == b.pawns && a.diag == b.diag &&
-           a.orth == b.orth && a.king[0] == b.king[0] && a.king[1] == b.king[1] && a.stm == b.stm &&
-           a.castling == b.castling && a.ep == b.ep;
+    return a.same_game_state(b);
 }
 
 struct DedupSortKeys {

@@ -3,7 +3,11 @@
 // tests can check that `gperft compare` pins down a planted bug:
 //   broken_engine knight-promotions   no promotions to a knight
 //   broken_engine ep-with-rook        no e.p. captures while a rook is on the board
+//   broken_engine castle-through-rook no castling whose king passes over or lands on
+//                                     its own rook's square (Chess960 only)
 //   broken_engine none                no bug
+// `setoption name UCI_Chess960 value true` switches castling to king takes rook.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -15,9 +19,14 @@ namespace ref = gperft::reference;
 namespace {
 
 std::string bug = "none";
+bool chess960 = false;
 
 bool dropped(const ref::Board& b, const ref::Move& m) {
     if (bug == "knight-promotions") return m.promo == 'n';
+    if (bug == "castle-through-rook" && m.rook >= 0) {
+        const int low = std::min(m.from, m.to), high = std::max(m.from, m.to);
+        return m.rook >= low && m.rook <= high;
+    }
     if (bug == "ep-with-rook") {
         const char pawn = b.white_to_move ? 'P' : 'p';
         const bool ep = ref::piece_at(b, m.from) == pawn && m.from % 8 != m.to % 8 && ref::piece_at(b, m.to) == '.';
@@ -53,6 +62,7 @@ ref::Board position(std::istringstream& in) {
         while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
     }
     ref::Board b = ref::parse_fen(fen);
+    b.chess960 = b.chess960 || chess960;
     while (in >> word) b = ref::play_uci(b, word);
     return b;
 }
@@ -70,6 +80,10 @@ int main(int argc, char** argv) {
             std::cout << "id name broken_engine " << bug << "\nuciok" << std::endl;
         } else if (cmd == "isready") {
             std::cout << "readyok" << std::endl;
+        } else if (cmd == "setoption") {
+            std::string name_word, name, value_word, value;
+            in >> name_word >> name >> value_word >> value;
+            if (name == "UCI_Chess960") chess960 = value == "true";
         } else if (cmd == "position") {
             board = position(in);
         } else if (cmd == "go") {
@@ -79,7 +93,7 @@ int main(int argc, char** argv) {
             uint64_t total = 0;
             for (const ref::Move& m : moves_of(board)) {
                 const uint64_t n = broken_perft(ref::play(board, m), depth - 1);
-                std::cout << ref::uci(m) << ": " << n << "\n";
+                std::cout << ref::uci(m, board.chess960) << ": " << n << "\n";
                 total += n;
             }
             std::cout << "\nNodes searched: " << total << "\n" << std::endl;

@@ -33,7 +33,7 @@ inline chess::u128 check_divide(const BatchEngine& engine, const chess::Position
     EXPECT_EQ(got.size(), want.size()) << where;
     for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
         EXPECT_EQ(chess::to_string(got[i]), chess::to_string(want[i]))
-            << where << " move " << chess::move_to_uci(moves.moves[i]);
+            << where << " move " << chess::move_to_uci(moves.moves[i], false);
         total += got[i];
     }
     return total;

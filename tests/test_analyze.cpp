@@ -48,7 +48,7 @@ TEST(ReadFen, KeepsWhatParseFenRefuses) {
     ASSERT_EQ(r.refusals.size(), 3u) << joined(r.refusals);
     EXPECT_EQ(r.refusals[0], "FEN position: White has 2 kings, expected exactly one");
     EXPECT_NE(r.refusals[1].find("FEN en passant: 'e6' has no Black pawn on e5"), std::string::npos);
-    EXPECT_EQ(r.refusals[2], "FEN position: castling right 'Q' but the White king is not on e1");
+    EXPECT_EQ(r.refusals[2], "FEN position: castling right 'Q' but no White rook on rank 1 between the king and the a-file");
     try {
         parse_fen("k7/8/8/8/8/8/p7/KK6 w Q e6 0 1");
         FAIL();
@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, Legality, testing::Values(
     LegalityCase{"k7/8/8/8/8/8/8/KK6 w - - 0 1", "White has 2 kings"},
     LegalityCase{"k6P/8/8/8/8/8/8/K7 b - - 0 1", "White has a pawn on rank 1 or 8"},
     LegalityCase{"k6R/8/8/8/8/8/8/K7 w - - 0 1", "Black (not to move) is in check"},
-    LegalityCase{"4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling right 'K' but no White rook on h1"},
+    LegalityCase{"4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling right 'K' but no White rook on rank 1 between the king and the h-file"},
     LegalityCase{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", "no White pawn on e4"},
     // Checks no single move gives.
     LegalityCase{"8/8/8/8/8/3k4/4P3/4K3 b - - 0 1", "the pawn on e2, which no last move of White"},

@@ -72,9 +72,9 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"perft --depth 2 --moves 'e2e5'", "move 'e2e5' is not legal"},
     BadInvocation{"perft --depth 2 --moves 'zz'", "move 'zz' is not UCI move text"},
     BadInvocation{"suite /nonexistent/file.epd", "file.epd"},
-    BadInvocation{"perft --depth 1 --fen 'r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq -'", "Chess960 castling rights are unsupported"},
-    BadInvocation{"perft --depth 1 --fen '8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q -'", "Chess960 castling rights are unsupported"},
-    BadInvocation{"perft --depth 1 --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha -'", "Chess960 (Shredder/X-FEN) notation, which is unsupported"},
+    BadInvocation{"perft --depth 1 --fen '4k3/8/8/8/8/8/8/4K2R w HA -'", "castling right 'A' but no White rook on a1"},
+    BadInvocation{"perft --depth 1 --fen '4k3/8/8/8/8/8/8/R3K2R w KQkq -'", "castling right 'k' but no Black rook on rank 8"},
+    BadInvocation{"perft --depth 1 --moves e1h1 --fen '4k3/8/8/8/8/8/8/4K1R1 w G -'", "move 'e1h1' is not legal"},
     BadInvocation{"perftree", "depth is required"},
     BadInvocation{"perftree 2", "fen is required"},
     BadInvocation{"perftree 0 '4k3/8/8/8/8/8/8/4K3 w - - 0 1'", "depth"},
@@ -101,7 +101,7 @@ TEST(Cli, PerftreeSpeaksTheScriptProtocol) {
     uint64_t total = 0;
     for (const ref::Move& m : ref::legal_moves(b)) {
         const uint64_t n = ref::perft(ref::play(b, m), 1);
-        expected.push_back(ref::uci(m) + " " + std::to_string(n) + "\n");
+        expected.push_back(ref::uci(m, false) + " " + std::to_string(n) + "\n");
         total += n;
     }
     std::sort(expected.begin(), expected.end());

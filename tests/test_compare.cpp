@@ -67,7 +67,7 @@ void expect_divergence_names(const ProcessResult& r, const std::string& root, Pr
     chess::MoveList list;
     chess::generate_moves(p, chess::host_attacks(), list);
     for (chess::Move m : list)
-        if (is_dropped_kind(p, m)) expected.insert(chess::move_to_uci(m));
+        if (is_dropped_kind(p, m)) expected.insert(chess::move_to_uci(m, p.chess960));
     EXPECT_FALSE(expected.empty()) << r.out;
     EXPECT_EQ(words(field(r.out, "missing in the engine")), expected) << r.out;
     EXPECT_TRUE(words(field(r.out, "extra in the engine")).empty()) << r.out;

@@ -86,12 +86,12 @@ struct Tracker {
     void play(const Position& before, Move m) {
         const int from = m.from(), to = m.to();
         if (m.is_en_passant()) origin[to ^ 8] = -1;
-        if (m.is_castle()) {
-            const int rank = to & 56;
-            const int rook_from = rank + (m.flag() == KING_CASTLE ? 7 : 0);
-            const int rook_to = rank + (m.flag() == KING_CASTLE ? 5 : 3);
-            origin[rook_to] = origin[rook_from];
-            origin[rook_from] = -1;
+        if (m.is_castle()) {  // king takes own rook: both land on the castling squares
+            const int king = origin[from], rook = origin[to];
+            origin[from] = origin[to] = -1;
+            origin[castle_king_to(from, m.flag() == KING_CASTLE)] = king;
+            origin[castle_rook_to(from, m.flag() == KING_CASTLE)] = rook;
+            return;
         }
         origin[to] = origin[from];
         origin[from] = -1;

@@ -17,7 +17,7 @@ std::set<std::string> uci_moves(const std::string& fen) {
     MoveList list;
     generate_moves(p, host_attacks(), list);
     std::set<std::string> out;
-    for (Move m : list) out.insert(move_to_uci(m));
+    for (Move m : list) out.insert(move_to_uci(m, p.chess960));
     return out;
 }
 
@@ -32,13 +32,13 @@ void check_invariants(const Position& p, int depth, long& nodes) {
     ASSERT_EQ(parse_fen(to_fen(p)), p) << to_fen(p);
     std::set<uint16_t> seen;
     for (Move m : list) {
-        ASSERT_TRUE(seen.insert(m.bits).second) << "duplicate " << move_to_uci(m) << " in " << to_fen(p);
+        ASSERT_TRUE(seen.insert(m.bits).second) << "duplicate " << move_to_uci(m, p.chess960) << " in " << to_fen(p);
         const Bitboard to = square_bb(m.to());
         ASSERT_TRUE(p.color[p.stm] & square_bb(m.from())) << to_fen(p);
-        ASSERT_EQ(m.is_capture() && !m.is_en_passant(), bool(p.color[~p.stm] & to)) << move_to_uci(m);
+        ASSERT_EQ(m.is_capture() && !m.is_en_passant(), bool(p.color[~p.stm] & to)) << move_to_uci(m, p.chess960);
         const Position c = apply_move(p, m);
         ASSERT_FALSE(attackers_to(c, at, c.king[p.stm], c.occupied(), c.stm))
-            << move_to_uci(m) << " leaves the king in check in " << to_fen(p);
+            << move_to_uci(m, p.chess960) << " leaves the king in check in " << to_fen(p);
         ASSERT_EQ(popcount(c.color[WHITE] & c.color[BLACK]), 0);
         ++nodes;
         if (depth > 1) check_invariants(c, depth - 1, nodes);

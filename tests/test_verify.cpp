@@ -18,7 +18,7 @@ TEST(Verify, CleanOnRandomPositionsFromTheStartAndTheSuite) {
     const auto r = run_gperft("verify --positions 300 --depth 2 --seed 12345 --suite " +
                               shell_quote(std::string(GPERFT_TEST_DATA) + "/perft/perftsuite.epd"));
     EXPECT_EQ(r.status, 0) << r.out << r.err;
-    EXPECT_TRUE(contains(r.out, "verify: clean: 300 positions from 127 roots (depth 2, seed 12345)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "verify: clean: 300 positions from 127 roots and random Chess960 and Double Chess960 starts (depth 2, seed 12345)")) << r.out;
 }
 
 TEST(Verify, SameSeedSameWorkWhateverTheThreadCount) {

@@ -30,8 +30,8 @@ inline std::map<int, uint64_t> a083276() {
 }
 
 inline auto position_key(const chess::Position& p) {
-    return std::make_tuple(p.color[0], p.color[1], p.pawns, p.diag, p.orth, p.king[0], p.king[1], p.stm, p.castling,
-                           p.ep);
+    return std::make_tuple(p.color[0], p.color[1], p.pawns, p.diag, p.orth, p.castle_rooks, p.king[0], p.king[1], p.stm,
+                           p.ep, p.chess960);
 }
 
 using PathCounts = std::map<decltype(position_key(chess::Position{})), std::pair<chess::Position, uint64_t>>;

@@ -35,6 +35,12 @@ struct AttackData {
     Magic rook_magic[64];
     Magic bishop_magic[64];
     Bitboard slider[ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE];
+    // Castling by a king on file k with the rook on file r (FIDE 3.8 with
+    // Chess960's start files), as back-rank bit sets (file f = bit f): the
+    // low byte the squares that must be empty (those the king and the rook
+    // pass over or land on, less their own), the high byte the king's path
+    // from its square to g or c, both ends included.
+    uint16_t castling[8][8];
 };
 
 struct Attacks {
@@ -47,6 +53,9 @@ struct Attacks {
     CHESS_FI Bitboard bishop_empty(int sq) const { return intrin::load_ro(&d->bishop_empty[sq]); }
     CHESS_FI Bitboard between(int a, int b) const { return intrin::load_ro(&d->between[a][b]); }
     CHESS_FI Bitboard line(int a, int b) const { return intrin::load_ro(&d->line[a][b]); }
+    CHESS_FI uint32_t castling(int king_file, int rook_file) const {
+        return intrin::load_ro(&d->castling[king_file][rook_file]);
+    }
 
     CHESS_FI Bitboard rook(int sq, Bitboard occ) const { return slider(d->rook_magic[sq], occ); }
     CHESS_FI Bitboard bishop(int sq, Bitboard occ) const { return slider(d->bishop_magic[sq], occ); }
@@ -217,6 +226,15 @@ inline std::unique_ptr<AttackData> build_attack_data() {
             }
         }
     }
+    const auto span = [](int a, int b) { return uint32_t((2u << (a > b ? a : b)) - (1u << (a < b ? a : b))); };
+    for (int k = 0; k < 8; ++k)
+        for (int r = 0; r < 8; ++r) {
+            if (r == k) continue;
+            const bool king_side = r > k;
+            const uint32_t king_path = span(k, king_side ? 6 : 2);
+            const uint32_t empty = (king_path | span(r, king_side ? 5 : 3)) & ~((1u << k) | (1u << r));
+            t->castling[k][r] = uint16_t(empty | king_path << 8);
+        }
     return t;
 }
 

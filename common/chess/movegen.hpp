@@ -85,6 +85,26 @@ CHESS_FI void pinned_pawn_moves(Sink& sink, int from, Bitboard targets, Bitboard
     }
 }
 
+// Castling (3.8, and Chess960's rule for any start files) by the king on
+// `king` with the rook that keeps its right on `rook` (both on the back rank
+// whose first square is `first`), in two halves. First: every square the king
+// and the rook pass over or land on is empty but for the two of them.
+CHESS_FI bool castling_squares_empty(const Attacks& at, int first, int king, int rook, Bitboard occ) {
+    return !(occ & (Bitboard(at.castling(king & 7, rook & 7) & 0xFF) << first));
+}
+
+// Then, for a king not in check: no square the king passes over or lands on
+// is attacked. `danger` holds every enemy attack with the king taken off the
+// board; taking the rook off too matters only when it shields the king's
+// target along the rank, which only a rook on the b-file castling to c can
+// (from a1 or a8): that case looks along the rank again.
+CHESS_FI bool castling_squares_safe(const Attacks& at, int first, int king, int rook, Bitboard occ, Bitboard danger,
+                                    Bitboard their_orth) {
+    if (danger & (Bitboard(at.castling(king & 7, rook & 7) >> 8) << first)) return false;
+    if (rook > king || (rook & 7) != 1) return true;
+    return !(at.rook(first + 2, occ ^ square_bb(king) ^ square_bb(rook)) & their_orth);
+}
+
 }  // namespace detail
 
 template <Color Us, class Sink>
@@ -99,6 +119,7 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
     const Bitboard their_pawns = p.pawns & them, their_knights = p.knights() & them;
     const Bitboard their_diag = p.diag & them, their_orth = p.orth & them;
     const Bitboard their_king = square_bb(p.king[Them]);
+    constexpr int R = Us == WHITE ? SQ_A1 : SQ_A8;  // the back rank's first square
 
     auto attacked = [&](int sq, Bitboard o) {
         return (at.pawn(Us, sq) & their_pawns) || (at.knight(sq) & their_knights) || (at.king(sq) & their_king) ||
@@ -108,31 +129,29 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
     const Bitboard checkers = (at.pawn(Us, ksq) & their_pawns) | (at.knight(ksq) & their_knights) |
                               (at.bishop(ksq, occ) & their_diag) | (at.rook(ksq, occ) & their_orth);
 
-    // Castling (3.8) is tried when the rights remain, the squares between
-    // king and rook are empty and the king is not in check; the king must
-    // then neither cross nor land on an attacked square.
-    constexpr int R = Us == WHITE ? 0 : 56;
-    constexpr Bitboard OO_EMPTY = square_bb(R + 5) | square_bb(R + 6), OO_PATH = OO_EMPTY;
-    constexpr Bitboard OOO_EMPTY = square_bb(R + 1) | square_bb(R + 2) | square_bb(R + 3);
-    constexpr Bitboard OOO_PATH = square_bb(R + 2) | square_bb(R + 3);
-    const bool try_oo = !checkers && (p.castling & (Us == WHITE ? WHITE_OO : BLACK_OO)) && !(occ & OO_EMPTY);
-    const bool try_ooo = !checkers && (p.castling & (Us == WHITE ? WHITE_OOO : BLACK_OOO)) && !(occ & OOO_EMPTY);
-
     // King steps and castling. Attacks are seen through our own king, so it
     // cannot shield a square behind itself from a slider that checks it.
     // A few king steps are tested one by one; with more, or with castling to
     // check, one map of every enemy attack is cheaper (results/OPTIMIZATIONS.md).
     {
+        Bitboard castles = 0;  // castling rooks whose squares are empty
+        for (Bitboard b = checkers ? 0 : p.castle_rooks & us; b;) {
+            const int rook = pop_lsb(b);
+            if (detail::castling_squares_empty(at, R, ksq, rook, occ)) castles |= square_bb(rook);
+        }
         const Bitboard occ_without_king = occ ^ square_bb(ksq);
         Bitboard steps = at.king(ksq) & ~us;
-        if (try_oo || try_ooo || popcount(steps) > KING_STEP_TESTS) {
+        if (castles || popcount(steps) > KING_STEP_TESTS) {
             Bitboard danger = pawn_attacks_bb<Them>(their_pawns) | at.king(p.king[Them]);
             for (Bitboard b = their_knights; b;) danger |= at.knight(pop_lsb(b));
             for (Bitboard b = their_diag; b;) danger |= at.bishop(pop_lsb(b), occ_without_king);
             for (Bitboard b = their_orth; b;) danger |= at.rook(pop_lsb(b), occ_without_king);
             sink.piece_moves(ksq, steps & ~danger, them);
-            if (try_oo && !(danger & OO_PATH)) sink.single(Move(R + 4, R + 6, KING_CASTLE));
-            if (try_ooo && !(danger & OOO_PATH)) sink.single(Move(R + 4, R + 2, QUEEN_CASTLE));
+            while (castles) {
+                const int rook = pop_lsb(castles);
+                if (detail::castling_squares_safe(at, R, ksq, rook, occ, danger, their_orth))
+                    sink.single(Move(ksq, rook, rook > ksq ? KING_CASTLE : QUEEN_CASTLE));
+            }
         } else {
             Bitboard safe = 0;
             while (steps) {

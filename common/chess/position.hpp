@@ -1,7 +1,8 @@
-// The position: a 48-byte plain struct, copied rather than undone (copy-make).
+// The position: a 64-byte plain struct, copied rather than undone (copy-make).
 // Piece sets are stored as occupancy per colour plus pawns, diagonal sliders
 // (bishops and queens) and orthogonal sliders (rooks and queens); knights are
-// whatever is left once kings are removed.
+// whatever is left once kings are removed. Castling rights are the rooks that
+// keep them, so standard chess, Chess960 and Double Chess960 share one rule.
 #pragma once
 
 #include "chess/attacks.hpp"
@@ -13,12 +14,21 @@ struct alignas(16) Position {
     Bitboard pawns;
     Bitboard diag;      // bishops | queens
     Bitboard orth;      // rooks | queens
+    // The rooks that keep a castling right (FIDE 3.8; Chess960: any file):
+    // White's on rank 1, Black's on rank 8, at most one on each side of its
+    // king, which stands on the same rank. A king move clears its colour's,
+    // a move from or to a rook's square clears that rook's.
+    Bitboard castle_rooks;
     uint8_t king[2];    // king square by colour
     Color stm;          // side to move
-    uint8_t castling;   // CastlingRight bits
     uint8_t ep;         // en-passant target square, or SQ_NONE
-    uint8_t halfmove;   // plies since the last capture or pawn move (saturates at 255)
+    // 1 in Chess960 mode: castling is written king-takes-rook (e1h1), and
+    // the mode is part of the position's identity (keys, merging).
+    uint8_t chess960;
+    uint8_t reserved0;  // zero
+    uint16_t halfmove;  // plies since the last capture or pawn move (saturates at 65535)
     uint16_t fullmove;  // move number, starting at 1 (saturates at 65535)
+    uint8_t reserved[6];  // zero: positions are compared and hashed as whole words
 
     CHESS_FI Bitboard occupied() const { return color[WHITE] | color[BLACK]; }
     CHESS_FI Bitboard kings() const { return square_bb(king[WHITE]) | square_bb(king[BLACK]); }
@@ -55,14 +65,37 @@ struct alignas(16) Position {
         return t == NO_PIECE_TYPE ? NO_PIECE : make_piece((color[BLACK] & square_bb(sq)) ? BLACK : WHITE, t);
     }
 
+    // Everything perft and FIDE 9.2 depend on: the move counters left out
+    // (the e.p. square is compared as stored; see canonical()).
+    CHESS_FI bool same_game_state(const Position& o) const {
+        return color[0] == o.color[0] && color[1] == o.color[1] && pawns == o.pawns && diag == o.diag &&
+               orth == o.orth && castle_rooks == o.castle_rooks && king[0] == o.king[0] && king[1] == o.king[1] &&
+               stm == o.stm && ep == o.ep && chess960 == o.chess960;
+    }
     // Field-by-field equality, counters included.
     CHESS_FI bool operator==(const Position& o) const {
-        return color[0] == o.color[0] && color[1] == o.color[1] && pawns == o.pawns && diag == o.diag &&
-               orth == o.orth && king[0] == o.king[0] && king[1] == o.king[1] && stm == o.stm &&
-               castling == o.castling && ep == o.ep && halfmove == o.halfmove && fullmove == o.fullmove;
+        return same_game_state(o) && halfmove == o.halfmove && fullmove == o.fullmove;
     }
 };
-static_assert(sizeof(Position) == 48, "Position layout is part of the device ABI");
+static_assert(sizeof(Position) == 64, "Position layout is part of the device ABI");
+
+// The castling rights as CastlingRight bits: a right on the king's side is
+// a castling rook on a file above the king's, the queen's side below it.
+CHESS_FI uint8_t castling_rights(const Position& p) {
+    uint8_t rights = 0;
+    for (int c = 0; c < 2; ++c) {
+        const Bitboard rooks = p.castle_rooks & p.color[c];
+        const int k = p.king[c];
+        if (rooks & ~((square_bb(k) << 1) - 1)) rights |= c == WHITE ? WHITE_OO : BLACK_OO;
+        if (rooks & (square_bb(k) - 1)) rights |= c == WHITE ? WHITE_OOO : BLACK_OOO;
+    }
+    return rights;
+}
+
+// Where castling puts the king and the rook: g and f for the king's side,
+// c and d for the queen's, on the back rank of the king's square.
+CHESS_FI int castle_king_to(int king_from, bool king_side) { return (king_from & 56) + (king_side ? 6 : 2); }
+CHESS_FI int castle_rook_to(int king_from, bool king_side) { return (king_from & 56) + (king_side ? 5 : 3); }
 
 // Adds a man of colour c and type t on an empty square; a king also becomes
 // its colour's king square. For building and editing positions off the hot
@@ -101,17 +134,6 @@ CHESS_FI Bitboard checkers(const Position& p, const Attacks& at) {
 
 CHESS_FI bool in_check(const Position& p, const Attacks& at) { return checkers(p, at) != 0; }
 
-// Castling rights lost when a move touches a square (king or rook origin,
-// or a rook captured on its corner).
-CHESS_FI uint8_t rights_lost(Bitboard touched) {
-    uint8_t lost = 0;
-    if (touched & (square_bb(SQ_E1) | square_bb(SQ_H1))) lost |= WHITE_OO;
-    if (touched & (square_bb(SQ_E1) | square_bb(SQ_A1))) lost |= WHITE_OOO;
-    if (touched & (square_bb(SQ_E8) | square_bb(SQ_H8))) lost |= BLACK_OO;
-    if (touched & (square_bb(SQ_E8) | square_bb(SQ_A8))) lost |= BLACK_OOO;
-    return lost;
-}
-
 // Plays a legal move for side Us and returns the new position. The en-passant
 // square is recorded only when an enemy pawn stands beside the pushed pawn,
 // so positions that differ only by a useless e.p. square compare equal.
@@ -133,7 +155,8 @@ CHESS_FI Position apply_move(const Position& p, Move m) {
     if (is_pawn) c.pawns ^= ft;
     if (p.diag & fb) c.diag ^= ft;
     if (p.orth & fb) c.orth ^= ft;
-    if (from == p.king[Us]) c.king[Us] = uint8_t(to);
+    const bool king_move = from == p.king[Us];
+    if (king_move) c.king[Us] = uint8_t(to);
 
     c.ep = SQ_NONE;
     if (flag == DOUBLE_PUSH) {
@@ -144,11 +167,13 @@ CHESS_FI Position apply_move(const Position& p, Move m) {
         c.color[Them] ^= cap;
         c.pawns ^= cap;
     } else if (flag == KING_CASTLE || flag == QUEEN_CASTLE) {
-        const int rank = Us == WHITE ? 0 : 56;
-        const Bitboard rook = flag == KING_CASTLE ? square_bb(rank + 7) | square_bb(rank + 5)
-                                                  : square_bb(rank + 0) | square_bb(rank + 3);
-        c.color[Us] ^= rook;
-        c.orth ^= rook;
+        // Written king takes own rook: above, both left their squares (the
+        // rook as if captured); they land on g/c and f/d.
+        const int king_to = castle_king_to(from, flag == KING_CASTLE);
+        const Bitboard rook_to = square_bb(castle_rook_to(from, flag == KING_CASTLE));
+        c.king[Us] = uint8_t(king_to);
+        c.color[Us] |= square_bb(king_to) | rook_to;
+        c.orth |= rook_to;
     } else if (flag & PROMOTION) {
         c.pawns ^= tb;
         const PieceType promo = m.promotion();
@@ -156,8 +181,9 @@ CHESS_FI Position apply_move(const Position& p, Move m) {
         if (promo == ROOK || promo == QUEEN) c.orth |= tb;
     }
 
-    c.castling = p.castling & ~rights_lost(ft);
-    c.halfmove = (is_pawn || m.is_capture()) ? 0 : uint8_t(p.halfmove + (p.halfmove < 255));
+    constexpr Bitboard BACK_RANK = Us == WHITE ? RANK_1 : RANK_8;
+    c.castle_rooks = p.castle_rooks & ~(ft | (king_move ? BACK_RANK : 0));
+    c.halfmove = (is_pawn || m.is_capture()) ? 0 : uint16_t(p.halfmove + (p.halfmove < 0xFFFF));
     c.fullmove = uint16_t(p.fullmove + (Us == BLACK && p.fullmove < 0xFFFF));  // saturates, never wraps to 0
     c.stm = Them;
     return c;

@@ -52,8 +52,7 @@ using PerftStats = BasicPerftStats<uint64_t>;
 
 // The square of the piece a move puts down: the rook's for castling.
 CHESS_FI int placed_square(Move m) {
-    if (m.flag() == KING_CASTLE) return m.to() - 1;
-    if (m.flag() == QUEEN_CASTLE) return m.to() + 1;
+    if (m.is_castle()) return castle_rook_to(m.from(), m.flag() == KING_CASTLE);
     return m.to();
 }
 

@@ -65,7 +65,8 @@ enum MoveFlag : uint8_t {
 };
 
 // A move in 16 bits: from (0-5) | to (6-11) | flag (12-15).
-// Castling is encoded as the king's move (e1g1), en passant as the pawn's.
+// Castling is encoded as king takes own rook (e1h1; the flag tells the side),
+// the one form that is unambiguous in Chess960; en passant as the pawn's move.
 struct Move {
     // Left uninitialised by default, so a move array costs nothing to create
     // (MoveList holds 256); Move{} is the null move.

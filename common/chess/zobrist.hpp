@@ -24,16 +24,18 @@ struct Key128 {
 
 struct ZobristData {
     Key128 piece[16][64];  // indexed by Piece (type | colour << 3)
-    Key128 castling[16];
+    Key128 castle_rook[64];  // per square of a rook that keeps a castling right
     Key128 ep_file[8];
     Key128 black_to_move;
+    Key128 chess960;
 };
 
 struct Zobrist {
     const ZobristData* d = nullptr;
 
-    // The key of everything FIDE 9.2 compares (side, pieces, castling rights,
-    // the stored e.p. square), not the move counters. Computed from scratch.
+    // The key of everything FIDE 9.2 compares (side, pieces, castling rights
+    // with their rooks, the stored e.p. square) and the Chess960 mode, not
+    // the move counters. Computed from scratch.
     CHESS_HD Key128 key(const Position& p) const {
         Key128 k;
         for (int c = 0; c < 2; ++c) {
@@ -42,9 +44,10 @@ struct Zobrist {
                 for (Bitboard b = p.pieces(Color(c), PieceType(t)); b;) k.mix(d->piece[pc][pop_lsb(b)]);
             }
         }
-        k.mix(d->castling[p.castling]);
+        for (Bitboard b = p.castle_rooks; b;) k.mix(d->castle_rook[pop_lsb(b)]);
         if (p.ep != SQ_NONE) k.mix(d->ep_file[file_of(p.ep)]);
         if (p.stm == BLACK) k.mix(d->black_to_move);
+        if (p.chess960) k.mix(d->chess960);
         return k;
     }
 
@@ -61,10 +64,7 @@ struct Zobrist {
             if (before != NO_PIECE) k.mix(d->piece[before][sq]);
             if (after != NO_PIECE) k.mix(d->piece[after][sq]);
         }
-        if (parent.castling != child.castling) {
-            k.mix(d->castling[parent.castling]);
-            k.mix(d->castling[child.castling]);
-        }
+        for (Bitboard b = parent.castle_rooks ^ child.castle_rooks; b;) k.mix(d->castle_rook[pop_lsb(b)]);
         if (parent.ep != SQ_NONE) k.mix(d->ep_file[file_of(parent.ep)]);
         if (child.ep != SQ_NONE) k.mix(d->ep_file[file_of(child.ep)]);
         if (parent.stm != child.stm) k.mix(d->black_to_move);
@@ -85,16 +85,10 @@ inline std::unique_ptr<ZobristData> build_zobrist_data(uint64_t seed) {
     auto draw = [&] { return Key128{next(), next()}; };
     for (auto& row : z->piece)
         for (auto& k : row) k = draw();
-    // Castling keys are the XOR of one key per right, so rights combine.
-    Key128 right[4];
-    for (auto& r : right) r = draw();
-    for (int mask = 0; mask < 16; ++mask) {
-        z->castling[mask] = Key128{};
-        for (int i = 0; i < 4; ++i)
-            if (mask & (1 << i)) z->castling[mask].mix(right[i]);
-    }
+    for (auto& k : z->castle_rook) k = draw();
     for (auto& k : z->ep_file) k = draw();
     z->black_to_move = draw();
+    z->chess960 = draw();
     return z;
 }
 

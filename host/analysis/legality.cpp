@@ -121,6 +121,13 @@ class Retractor {
 
     bool any_castle() const {
         const int r = x_ == WHITE ? 0 : 56;
+        // In Chess960 the king and rook could have come from many files:
+        // with the king on g/c and a rook beside it on f/d, assume one did.
+        if (p_.chess960) {
+            const Bitboard rooks = p_.rooks() & p_.color[x_];
+            return (p_.king[x_] == r + 6 && (rooks & square_bb(r + 5))) ||
+                   (p_.king[x_] == r + 2 && (rooks & square_bb(r + 3)));
+        }
         const Bitboard rooks = p_.rooks() & p_.color[x_];
         struct Side {
             int king_to, rook_to, rook_from;

@@ -118,7 +118,7 @@ void ReachAnalysis::flood_pieces() {
 Bitboard ReachAnalysis::stalemating_steps(Color mover, int victim_king) const {
     const Color victim = ~mover;
     if (p_.color[victim] & ~p_.kings() & ~fixed_) return 0;
-    if (p_.castling & (mover == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO)) return 0;
+    if (p_.castle_rooks & p_.color[mover]) return 0;
     const Bitboard flights = at_.king(victim_king) & ~(fixed_ & p_.color[victim]) & ~perm_attacked_[mover];
     Bitboard steps = ~Bitboard(0);
     for (Bitboard f = flights; f;) steps &= at_.king(pop_lsb(f));
@@ -308,6 +308,9 @@ static bool can_block(Bitboard need, const Bitboard* blockers, int n, unsigned u
 // taken by a distinct movable loser's piece, or covered by the winner's king
 // from a square it can occupy while the loser's king stands on k.
 bool ReachAnalysis::mate_possible(Color winner) const {
+    // Chess960 castling moves a king and a rook past each other, farther
+    // than the steps the reach below follows: no proof while a right is left.
+    if (p_.chess960 && p_.castle_rooks) return true;
     const Color loser = ~winner;
     Bitboard check = 0, cover = 0;
     for (Bitboard b = p_.color[winner] & ~p_.kings(); b;) {

@@ -14,8 +14,8 @@ namespace {
 
 // Position identity for a map: every field FIDE 9.2 compares.
 auto identity(const Position& c) {
-    return std::make_tuple(c.color[0], c.color[1], c.pawns, c.diag, c.orth, c.king[0], c.king[1], c.stm, c.castling,
-                           c.ep);
+    return std::make_tuple(c.color[0], c.color[1], c.pawns, c.diag, c.orth, c.castle_rooks, c.king[0], c.king[1], c.stm,
+                           c.ep, c.chess960);
 }
 
 }  // namespace

@@ -66,11 +66,11 @@ std::string json_opt(const std::optional<T>& v) {
         return std::to_string(*v);
 }
 
-std::string uci_line(const std::vector<Move>& moves) {
+std::string uci_line(const std::vector<Move>& moves, bool chess960) {
     std::string out;
     for (Move m : moves) {
         if (!out.empty()) out += ' ';
-        out += move_to_uci(m);
+        out += move_to_uci(m, chess960);
     }
     return out;
 }
@@ -175,7 +175,7 @@ std::string report_json(const PositionReport& r) {
         o.raw(side + "_can_mate", !v || v->answer == MateAnswer::Unknown ? "null"
                                   : v->answer == MateAnswer::Yes         ? "true"
                                                                          : "false");
-        if (v && v->answer == MateAnswer::Yes) o.str(side + "_helpmate", uci_line(v->helpmate));
+        if (v && v->answer == MateAnswer::Yes) o.str(side + "_helpmate", uci_line(v->helpmate, r.position.chess960));
         if (v && v->answer != MateAnswer::Yes) o.str(side + "_reason", v->reason);
     }
     o.raw("dead", json_opt(r.dead));
@@ -202,7 +202,7 @@ std::string report_text(const PositionReport& r) {
         if (!v) continue;
         out << "  " << COLOR_NAME[c] << " can mate: ";
         if (v->answer == MateAnswer::Yes)
-            out << "yes" << (v->helpmate.empty() ? " (" + v->reason + ")" : ", helpmate " + uci_line(v->helpmate)) << "\n";
+            out << "yes" << (v->helpmate.empty() ? " (" + v->reason + ")" : ", helpmate " + uci_line(v->helpmate, r.position.chess960)) << "\n";
         else
             out << (v->answer == MateAnswer::No ? "no" : "unknown") << " (" << v->reason << ")\n";
     }

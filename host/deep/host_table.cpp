@@ -7,7 +7,7 @@ namespace gperft {
 
 namespace {
 
-static_assert(offsetof(chess::Position, king) == 40, "the hash reads the small fields as one word");
+static_assert(offsetof(chess::Position, king) == 48, "the hash reads the small fields as one word");
 
 uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
@@ -17,10 +17,10 @@ uint64_t mix(uint64_t h, uint64_t v) {
 }  // namespace
 
 size_t position_hash(const chess::Position& p, int depth) {
-    uint64_t tail;  // king squares, side, castling, e.p., counters: bytes 40..47
-    std::memcpy(&tail, reinterpret_cast<const char*>(&p) + 40, sizeof tail);
+    uint64_t tail;  // king squares, side, e.p., mode, halfmove clock: bytes 48..55
+    std::memcpy(&tail, reinterpret_cast<const char*>(&p) + 48, sizeof tail);
     uint64_t h = uint64_t(depth);
-    for (uint64_t v : {p.color[0], p.color[1], p.pawns, p.diag, p.orth, tail}) h = mix(h, v);
+    for (uint64_t v : {p.color[0], p.color[1], p.pawns, p.diag, p.orth, p.castle_rooks, tail}) h = mix(h, v);
     return size_t(h ^ (h >> 29));
 }
 

@@ -41,7 +41,8 @@ struct PositionLess {
         if (a.king[0] != b.king[0]) return a.king[0] < b.king[0];
         if (a.king[1] != b.king[1]) return a.king[1] < b.king[1];
         if (a.stm != b.stm) return a.stm < b.stm;
-        if (a.castling != b.castling) return a.castling < b.castling;
+        if (a.castle_rooks != b.castle_rooks) return a.castle_rooks < b.castle_rooks;
+        if (a.chess960 != b.chess960) return a.chess960 < b.chess960;
         if (a.ep != b.ep) return a.ep < b.ep;
         if (a.halfmove != b.halfmove) return a.halfmove < b.halfmove;
         return a.fullmove < b.fullmove;

@@ -40,13 +40,13 @@ FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part)
 // own order); an empty frontier on the other ranks.
 frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& part);
 
-// One record of the exchange: 64 bytes, a power of two.
+// One record of the exchange: 80 bytes of raw words.
 struct alignas(16) FrontierRecord {
     chess::Position pos;
     uint64_t count;
     uint64_t unused;
 };
-static_assert(sizeof(FrontierRecord) == 64, "frontier records travel as 64 raw bytes");
+static_assert(sizeof(FrontierRecord) == 80, "frontier records travel as 80 raw bytes");
 
 namespace detail {
 // The collectives behind the exchange, on the session's communicator (MPI

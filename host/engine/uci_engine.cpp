@@ -32,6 +32,10 @@ UciEngine::~UciEngine() {
     if (child_) child_->write("quit\n");
 }
 
+void UciEngine::set_option(const std::string& name, const std::string& value) {
+    send("setoption name " + name + " value " + value, "'setoption name " + name + "' to be read");
+}
+
 PerftDivide UciEngine::perft(const std::string& fen, const std::vector<std::string>& moves, int depth) {
     // isready first: it also skips whatever the engine printed after its
     // previous answer.

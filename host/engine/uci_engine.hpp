@@ -31,6 +31,10 @@ public:
     // `moves` (UCI text).
     PerftDivide perft(const std::string& fen, const std::vector<std::string>& moves, int depth);
 
+    // Sends `setoption name NAME value VALUE` (engines do not answer it;
+    // the next isready waits for it to take effect).
+    void set_option(const std::string& name, const std::string& value);
+
     const std::string& name() const { return name_; }
 
 private:

@@ -3,6 +3,7 @@
 // afterwards (Article 3.9); castling adds the checks of Article 3.8.
 #include "reference/reference.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace gperft::reference {
@@ -18,9 +19,8 @@ constexpr int KNIGHT_STEPS[8] = {2 * UP + RIGHT, 2 * UP + LEFT, 2 * DOWN + RIGHT
 
 constexpr char EMPTY = '.';  // the frame is '#', which stops every ray
 
-// Named squares of the 10x12 board.
-constexpr int A1 = 21, C1 = 23, D1 = 24, E1 = 25, F1 = 26, G1 = 27, H1 = 28, B1 = 22;
-constexpr int A8 = 91, B8 = 92, C8 = 93, D8 = 94, E8 = 95, F8 = 96, G8 = 97, H8 = 98;
+// The first and last squares of the 10x12 board.
+constexpr int A1 = 21, H8 = 98;
 
 int mailbox(int file, int rank) { return 21 + file + 10 * rank; }
 int file_of(int sq) { return sq % 10 - 1; }
@@ -68,6 +68,7 @@ int king_square(const Board& b, bool white) {
 struct RawMove {  // squares on the 10x12 board
     int from, to;
     char promo;
+    int rook = 0;  // castling: the rook's square
 };
 
 void add_pawn_move(std::vector<RawMove>& out, int from, int to, bool white) {
@@ -111,22 +112,34 @@ void ray_moves(const Board& b, int from, bool white, const int (&dirs)[4], std::
     }
 }
 
-// Article 3.8: the king moves two squares toward a rook that, like the king,
-// has never moved; every square between them is empty; the king is not in
-// check and neither crosses nor lands on an attacked square.
+// The squares from a to b on one rank, both included.
+std::vector<int> span(int a, int b) {
+    std::vector<int> out;
+    for (int sq = std::min(a, b); sq <= std::max(a, b); ++sq) out.push_back(sq);
+    return out;
+}
+
+// Article 3.8 with the Chess960 guidelines: king and rook, neither of which
+// has moved, end on g and f (toward h) or c and d (toward a); every square
+// either of them passes over or lands on is empty but for the two of them;
+// the king is not in check and passes over and lands on no attacked square.
+// (legal_raw then refuses a king left in check, as for any move.)
 void castling_moves(const Board& b, bool white, std::vector<RawMove>& out) {
-    const int shift = white ? 0 : A8 - A1;
-    const bool enemy = !white;
-    if (b.sq[E1 + shift] != piece('K', white) || attacked(b, E1 + shift, enemy)) return;
-    const bool king_side = white ? b.castle_K : b.castle_k;
-    const bool queen_side = white ? b.castle_Q : b.castle_q;
-    if (king_side && b.sq[H1 + shift] == piece('R', white) && b.sq[F1 + shift] == EMPTY &&
-        b.sq[G1 + shift] == EMPTY && !attacked(b, F1 + shift, enemy) && !attacked(b, G1 + shift, enemy))
-        out.push_back({E1 + shift, G1 + shift, 0});
-    if (queen_side && b.sq[A1 + shift] == piece('R', white) && b.sq[B1 + shift] == EMPTY &&
-        b.sq[C1 + shift] == EMPTY && b.sq[D1 + shift] == EMPTY && !attacked(b, D1 + shift, enemy) &&
-        !attacked(b, C1 + shift, enemy))
-        out.push_back({E1 + shift, C1 + shift, 0});
+    const int colour = white ? 0 : 1, rank = white ? 0 : 7;
+    const int king = king_square(b, white);
+    if (rank_of(king) != rank || attacked(b, king, !white)) return;
+    for (int side = 0; side < 2; ++side) {
+        const int file = b.castle_file[colour][side];
+        if (file < 0) continue;
+        const int rook = mailbox(file, rank);
+        const int king_to = mailbox(side == 0 ? 6 : 2, rank), rook_to = mailbox(side == 0 ? 5 : 3, rank);
+        if (b.sq[rook] != piece('R', white)) continue;
+        bool ok = true;
+        for (const auto& path : {span(king, king_to), span(rook, rook_to)})
+            for (int sq : path) ok &= sq == king || sq == rook || b.sq[sq] == EMPTY;
+        for (int sq : span(king, king_to)) ok &= !attacked(b, sq, !white);
+        if (ok) out.push_back({king, king_to, 0, rook});
+    }
 }
 
 std::vector<RawMove> pseudo_legal_moves(const Board& b) {
@@ -156,28 +169,34 @@ Board play_raw(const Board& b, const RawMove& m) {
     Board n = b;
     const char moving = b.sq[m.from];
     const bool white = b.white_to_move;
+    const int colour = white ? 0 : 1;
+    if (m.rook) {  // castling: both leave their squares, then land
+        n.sq[m.from] = EMPTY;
+        n.sq[m.rook] = EMPTY;
+        n.sq[m.to] = moving;
+        n.sq[m.to + (file_of(m.to) == 6 ? LEFT : RIGHT)] = piece('R', white);  // f or d
+        n.castle_file[colour][0] = n.castle_file[colour][1] = -1;
+        n.ep = 0;
+        n.halfmove = b.halfmove + 1;
+        if (!white) ++n.fullmove;
+        n.white_to_move = !white;
+        return n;
+    }
     const bool capture = b.sq[m.to] != EMPTY;
     n.sq[m.from] = EMPTY;
     n.sq[m.to] = m.promo ? piece(kind(m.promo), white) : moving;
     if (kind(moving) == 'P' && file_of(m.from) != file_of(m.to) && !capture)
         n.sq[m.to + (white ? DOWN : UP)] = EMPTY;  // en passant: the passed pawn is removed
-    if (kind(moving) == 'K' && m.to - m.from == 2) {  // castling: the rook jumps over the king
-        n.sq[m.from + 3] = EMPTY;
-        n.sq[m.from + 1] = piece('R', white);
-    }
-    if (kind(moving) == 'K' && m.from - m.to == 2) {
-        n.sq[m.from - 4] = EMPTY;
-        n.sq[m.from - 1] = piece('R', white);
-    }
     n.ep = (kind(moving) == 'P' && (m.to - m.from == 2 * UP || m.to - m.from == 2 * DOWN)) ? (m.from + m.to) / 2 : 0;
     // A right is gone once the king or that rook has left its square, or
     // something has arrived there (the rook was captured).
-    for (int sq : {m.from, m.to}) {
-        if (sq == E1 || sq == H1) n.castle_K = false;
-        if (sq == E1 || sq == A1) n.castle_Q = false;
-        if (sq == E8 || sq == H8) n.castle_k = false;
-        if (sq == E8 || sq == A8) n.castle_q = false;
-    }
+    if (kind(moving) == 'K') n.castle_file[colour][0] = n.castle_file[colour][1] = -1;
+    for (int c = 0; c < 2; ++c)
+        for (int side = 0; side < 2; ++side) {
+            const int file = n.castle_file[c][side];
+            const int rook = file < 0 ? -1 : mailbox(file, c == 0 ? 0 : 7);
+            if (m.from == rook || m.to == rook) n.castle_file[c][side] = -1;
+        }
     n.halfmove = (kind(moving) == 'P' || capture) ? 0 : b.halfmove + 1;
     if (!white) ++n.fullmove;
     n.white_to_move = !white;
@@ -200,28 +219,32 @@ std::string square_text(int sq) { return {char('a' + file_of(sq)), char('1' + ra
 
 std::vector<Move> legal_moves(const Board& b) {
     std::vector<Move> out;
-    for (const RawMove& m : legal_raw(b)) out.push_back({to64(m.from), to64(m.to), m.promo});
+    for (const RawMove& m : legal_raw(b)) out.push_back({to64(m.from), to64(m.to), m.promo, m.rook ? to64(m.rook) : -1});
     return out;
 }
 
 std::vector<std::string> legal_moves_uci(const Board& b) {
     std::vector<std::string> out;
-    for (const Move& m : legal_moves(b)) out.push_back(uci(m));
+    for (const Move& m : legal_moves(b)) out.push_back(uci(m, b.chess960));
     return out;
 }
 
 bool in_check(const Board& b) { return attacked(b, king_square(b, b.white_to_move), !b.white_to_move); }
 
-Board play(const Board& b, const Move& m) { return play_raw(b, {from64(m.from), from64(m.to), m.promo}); }
+Board play(const Board& b, const Move& m) {
+    return play_raw(b, {from64(m.from), from64(m.to), m.promo, m.rook < 0 ? 0 : from64(m.rook)});
+}
 
 Board play_uci(const Board& b, const std::string& text) {
     for (const Move& m : legal_moves(b))
-        if (uci(m) == text) return play(b, m);
+        if (uci(m, b.chess960) == text) return play(b, m);
+    for (const Move& m : legal_moves(b))  // castling written the other mode's way
+        if (m.rook >= 0 && uci(m, !b.chess960) == text) return play(b, m);
     throw ReferenceError("move '" + text + "' is not legal in " + to_fen(b));
 }
 
-std::string uci(const Move& m) {
-    std::string s = square_text(from64(m.from)) + square_text(from64(m.to));
+std::string uci(const Move& m, bool chess960) {
+    std::string s = square_text(from64(m.from)) + square_text(from64(chess960 && m.rook >= 0 ? m.rook : m.to));
     if (m.promo) s += m.promo;
     return s;
 }
@@ -254,8 +277,23 @@ std::string to_fen(const Board& b) {
         if (rank) s += '/';
     }
     s += b.white_to_move ? " w " : " b ";
-    const std::string rights = std::string(b.castle_K ? "K" : "") + (b.castle_Q ? "Q" : "") +
-                               (b.castle_k ? "k" : "") + (b.castle_q ? "q" : "");
+    // KQkq when every right is standard chess's (king on e, rook in the
+    // corner), else Shredder-FEN's rook files.
+    bool standard = true;
+    for (int c = 0; c < 2; ++c)
+        for (int side = 0; side < 2; ++side) {
+            const int file = b.castle_file[c][side];
+            if (file >= 0 && (file != (side == 0 ? 7 : 0) || b.sq[mailbox(4, c == 0 ? 0 : 7)] != piece('K', c == 0)))
+                standard = false;
+        }
+    std::string rights;
+    for (int c = 0; c < 2; ++c)
+        for (int side = 0; side < 2; ++side) {
+            const int file = b.castle_file[c][side];
+            if (file < 0) continue;
+            const char letter = standard ? (side == 0 ? 'K' : 'Q') : char('A' + file);
+            rights += c == 0 ? letter : char(std::tolower(static_cast<unsigned char>(letter)));
+        }
     s += rights.empty() ? "-" : rights;
     bool ep_legal = false;
     for (const RawMove& m : legal_raw(b))

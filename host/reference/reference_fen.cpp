@@ -1,5 +1,6 @@
 // FEN text into the reference board (see reference.hpp). Its own reader: it
 // shares nothing with common/chess/io, so the two can check each other.
+#include <cctype>
 #include <sstream>
 
 #include "reference/reference.hpp"
@@ -34,13 +35,39 @@ void read_placement(const std::string& text, Board& b) {
     if (rank != 0 || file != 8) refuse("placement '" + text + "' is not 8 ranks of 8 squares");
 }
 
+// Castling letters after the placement is read: K/Q (k/q) name the
+// outermost rook of that colour on its first rank on the h- (a-) side of its
+// king, a file letter A-H (a-h) the rook on that file. A right whose king
+// is not on e1/e8 or whose rook is not in the corner is Chess960's.
 void read_castling(const std::string& text, Board& b) {
     if (text == "-") return;
     for (char c : text) {
-        bool* right = c == 'K' ? &b.castle_K : c == 'Q' ? &b.castle_Q : c == 'k' ? &b.castle_k
-                    : c == 'q' ? &b.castle_q : nullptr;
-        if (!right || *right) refuse("castling field '" + text + "' is not '-' or distinct letters from KQkq");
-        *right = true;
+        const bool white = c >= 'A' && c <= 'Z';
+        const int colour = white ? 0 : 1, rank = white ? 0 : 7;
+        const char upper = char(std::toupper(static_cast<unsigned char>(c)));
+        const char rook = white ? 'R' : 'r';
+        int king = -1;
+        for (int file = 0; file < 8; ++file)
+            if (b.sq[mailbox(file, rank)] == (white ? 'K' : 'k')) king = file;
+        if (upper != 'K' && upper != 'Q' && (upper < 'A' || upper > 'H'))
+            refuse("castling field '" + text + "' has the letter '" + std::string(1, c) + "'");
+        if (king < 0) refuse("castling right '" + std::string(1, c) + "' but no king on its first rank");
+        int file = -1;
+        if (upper == 'K') {
+            for (int f = king + 1; f < 8; ++f)
+                if (b.sq[mailbox(f, rank)] == rook) file = f;
+        } else if (upper == 'Q') {
+            for (int f = king - 1; f >= 0; --f)
+                if (b.sq[mailbox(f, rank)] == rook) file = f;
+        } else {
+            file = upper - 'A';
+        }
+        if (file < 0 || file == king || b.sq[mailbox(file, rank)] != rook)
+            refuse("castling right '" + std::string(1, c) + "' names no rook beside the king on its first rank");
+        const int side = file > king ? 0 : 1;
+        if (b.castle_file[colour][side] >= 0) refuse("castling field '" + text + "' gives one side two rights");
+        b.castle_file[colour][side] = file;
+        if (king != 4 || file != (side == 0 ? 7 : 0)) b.chess960 = true;
     }
 }
 
@@ -75,12 +102,6 @@ void check_position(const Board& b) {
         if ((c == 'P' || c == 'p') && (sq < 8 || sq >= 56)) refuse("a pawn stands on rank 1 or 8");
     }
     if (kings[0] != 1 || kings[1] != 1) refuse("each side needs exactly one king");
-    const auto at = [&](int file, int rank) { return b.sq[mailbox(file, rank)]; };
-    if ((b.castle_K || b.castle_Q) && at(4, 0) != 'K') refuse("White may castle but its king is not on e1");
-    if ((b.castle_k || b.castle_q) && at(4, 7) != 'k') refuse("Black may castle but its king is not on e8");
-    if ((b.castle_K && at(7, 0) != 'R') || (b.castle_Q && at(0, 0) != 'R') || (b.castle_k && at(7, 7) != 'r') ||
-        (b.castle_q && at(0, 7) != 'r'))
-        refuse("a castling right names a rook that is not on its corner");
     Board other = b;
     other.white_to_move = !b.white_to_move;
     if (in_check(other)) refuse("the side not to move is in check");

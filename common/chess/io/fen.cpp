@@ -33,7 +33,13 @@ std::string quoted(std::string_view s) {
 void parse_placement(std::string_view field, Position& p, Piece board[64], int kings[2]) {
     static constexpr std::string_view LETTERS = "pnbrqk";
     int rank = 7, file = 0, ranks_seen = 1;
+    char previous = 0;
     for (char ch : field) {
+        const bool digit_after_digit = ch >= '0' && ch <= '9' && previous >= '0' && previous <= '9';
+        previous = ch;
+        if (digit_after_digit)
+            throw FenError("FEN piece placement: rank " + std::to_string(rank + 1) +
+                           " has two digits in a row (one run of empty squares is one digit)");
         if (ch == '/') {
             if (file != 8)
                 throw FenError("FEN piece placement: rank " + std::to_string(rank + 1) + " has " +
@@ -69,27 +75,36 @@ void parse_placement(std::string_view field, Position& p, Piece board[64], int k
         throw FenError("FEN piece placement: rank 1 has " + std::to_string(file) + " squares, expected 8");
 }
 
-uint8_t parse_castling(std::string_view field) {
-    if (field == "-") return 0;
-    uint8_t rights = 0;
+// One letter of the castling field, read for syntax: the side of a right
+// (K/Q, as X-FEN writes the outermost rook) or the rook's file (Shredder-FEN
+// A-H, also X-FEN's way of naming an inner rook).
+struct CastlingToken {
+    char letter;
+    Color c;
+    int file;  // 0-7, or -1 for the outermost rook on the king's side, -2 on the queen's
+};
+
+std::vector<CastlingToken> parse_castling(std::string_view field) {
+    std::vector<CastlingToken> tokens;
+    if (field == "-") return tokens;
     for (char ch : field) {
-        uint8_t r = 0;
-        switch (ch) {
-            case 'K': r = WHITE_OO; break;
-            case 'Q': r = WHITE_OOO; break;
-            case 'k': r = BLACK_OO; break;
-            case 'q': r = BLACK_OOO; break;
-            default:
-                if ((ch >= 'A' && ch <= 'H') || (ch >= 'a' && ch <= 'h'))
-                    throw FenError("FEN castling: " + quoted(field) +
-                                   " uses Chess960 (Shredder/X-FEN) notation, which is unsupported");
-                throw FenError("FEN castling: unexpected character " + quoted(std::string_view(&ch, 1)) + " in " +
-                               quoted(field) + " (expected '-' or letters from KQkq)");
-        }
-        if (rights & r) throw FenError("FEN castling: " + quoted(field) + " repeats " + quoted(std::string_view(&ch, 1)));
-        rights |= r;
+        CastlingToken t{ch, (ch >= 'a' && ch <= 'z') ? BLACK : WHITE, 0};
+        const char upper = char(ch & ~0x20);
+        if (upper == 'K')
+            t.file = -1;
+        else if (upper == 'Q')
+            t.file = -2;
+        else if (upper >= 'A' && upper <= 'H' && ((ch >= 'a' && ch <= 'h') || (ch >= 'A' && ch <= 'H')))
+            t.file = upper - 'A';
+        else
+            throw FenError("FEN castling: unexpected character " + quoted(std::string_view(&ch, 1)) + " in " +
+                           quoted(field) + " (expected '-', KQkq or rook files A-H/a-h)");
+        for (const CastlingToken& seen : tokens)
+            if (seen.letter == ch)
+                throw FenError("FEN castling: " + quoted(field) + " repeats " + quoted(std::string_view(&ch, 1)));
+        tokens.push_back(t);
     }
-    return rights;
+    return tokens;
 }
 
 unsigned parse_counter(std::string_view field, const char* name, unsigned max) {
@@ -102,21 +117,6 @@ unsigned parse_counter(std::string_view field, const char* name, unsigned max) {
     return v;
 }
 
-// X-FEN writes Chess960 rights with KQkq: a king between the b and g files
-// on its back rank with a rook of its colour beyond it, on that rank, on the
-// side of the right, is most likely such a position.
-std::string chess960_hint(const Piece board[64], Color c, int corner) {
-    const int rank = rank_of(corner) * 8;
-    int king = -1;
-    for (int f = 1; f < 7; ++f)
-        if (board[rank + f] == make_piece(c, KING)) king = f;
-    if (king < 0) return "";
-    for (int f = 0; f < 8; ++f)
-        if (board[rank + f] == make_piece(c, ROOK) && (f > king) == (file_of(corner) > king))
-            return " (Chess960 castling rights are unsupported)";
-    return "";
-}
-
 }  // namespace
 
 std::string square_name(int sq) {
@@ -127,9 +127,9 @@ std::string square_name(int sq) {
 namespace {
 
 // Problems readable from the board alone (more than 16 pieces a side, pawns
-// on the back ranks, castling rights), plus the side not to move being in check when `checkable` (a
+// on the back ranks, castling rooks), plus the side not to move being in check when `checkable` (a
 // position with one king each) is given; in generation_problems' order.
-std::vector<std::string> board_problems(const Piece board[64], uint8_t castling, const Position* checkable,
+std::vector<std::string> board_problems(const Piece board[64], Bitboard castle_rooks, const Position* checkable,
                                         const Attacks& at) {
     std::vector<std::string> problems;
     for (Color c : {WHITE, BLACK}) {
@@ -152,26 +152,73 @@ std::vector<std::string> board_problems(const Piece board[64], uint8_t castling,
         if (attackers_to(q, at, q.king[~q.stm], q.occupied(), q.stm))
             problems.push_back(std::string(COLOR_NAME[~q.stm]) + " (not to move) is in check");
     }
-    struct Right {
-        uint8_t bit;
-        char letter;
-        Color c;
-        int king, rook;
-    };
-    constexpr Right RIGHTS[4] = {{WHITE_OO, 'K', WHITE, SQ_E1, SQ_H1},
-                                 {WHITE_OOO, 'Q', WHITE, SQ_E1, SQ_A1},
-                                 {BLACK_OO, 'k', BLACK, SQ_E8, SQ_H8},
-                                 {BLACK_OOO, 'q', BLACK, SQ_E8, SQ_A8}};
-    for (const Right& r : RIGHTS) {
-        if (!(castling & r.bit)) continue;
-        if (board[r.king] != make_piece(r.c, KING))
-            problems.push_back(std::string("castling right '") + r.letter + "' but the " + COLOR_NAME[r.c] +
-                               " king is not on " + square_name(r.king) + chess960_hint(board, r.c, r.rook));
-        else if (board[r.rook] != make_piece(r.c, ROOK))
-            problems.push_back(std::string("castling right '") + r.letter + "' but no " + COLOR_NAME[r.c] +
-                               " rook on " + square_name(r.rook) + chess960_hint(board, r.c, r.rook));
+    // Castling rooks (read_fen sets them only as it resolves the field, so
+    // these fire for positions built otherwise).
+    for (Color c : {WHITE, BLACK}) {
+        const int rank = c == WHITE ? 0 : 7;
+        int king = -1;
+        for (int f = 0; f < 8; ++f)
+            if (board[make_square(f, rank)] == make_piece(c, KING)) king = f;
+        int sides[2] = {0, 0};
+        for (Bitboard b = castle_rooks & (c == WHITE ? RANK_1 : RANK_8); b;) {
+            const int sq = pop_lsb(b);
+            if (board[sq] != make_piece(c, ROOK))
+                problems.push_back("castling right with the rook on " + square_name(sq) + " but no " + COLOR_NAME[c] +
+                                   " rook there");
+            else if (king < 0 || king == file_of(sq))
+                problems.push_back("castling right with the rook on " + square_name(sq) + " but the " + COLOR_NAME[c] +
+                                   " king is not on rank " + std::to_string(rank + 1));
+            else if (++sides[file_of(sq) > king] == 2)
+                problems.push_back(std::string(COLOR_NAME[c]) + " has two castling rights on the " +
+                                   (file_of(sq) > king ? "king's" : "queen's") + " side");
+        }
     }
+    if (castle_rooks & ~(RANK_1 | RANK_8))
+        problems.push_back("castling right with the rook on " + square_name(lsb(castle_rooks & ~(RANK_1 | RANK_8))) +
+                           ", which is not on a back rank");
     return problems;
+}
+
+// The castling rooks the field names (see CastlingToken), or a refusal for
+// the first letter the board contradicts. `standard` is cleared when a
+// right needs Chess960's rule: a king off the e-file or a rook off its corner.
+std::string resolve_castling(const Piece board[64], const std::vector<CastlingToken>& tokens, std::string_view field,
+                             Bitboard& castle_rooks, bool& standard) {
+    castle_rooks = 0;
+    standard = true;
+    for (const CastlingToken& t : tokens) {
+        const std::string right = std::string("castling right '") + t.letter + "'";
+        const int rank = t.c == WHITE ? 0 : 7;
+        const Piece rook = make_piece(t.c, ROOK);
+        int king = -1;
+        for (int f = 0; f < 8; ++f)
+            if (board[make_square(f, rank)] == make_piece(t.c, KING)) king = f;
+        if (king < 0)
+            return right + " but the " + COLOR_NAME[t.c] + " king is not on rank " + std::to_string(rank + 1);
+        int file = t.file;
+        if (file == -1) {  // the outermost rook beyond the king toward the h-file
+            for (int f = 7; f > king && file < 0; --f)
+                if (board[make_square(f, rank)] == rook) file = f;
+        } else if (file == -2) {  // toward the a-file
+            for (int f = 0; f < king && file < 0; ++f)
+                if (board[make_square(f, rank)] == rook) file = f;
+        }
+        if (file < 0)
+            return right + " but no " + COLOR_NAME[t.c] + " rook on rank " + std::to_string(rank + 1) +
+                   " between the king and the " + (t.file == -1 ? "h" : "a") + "-file";
+        if (file == king) return right + " names the file of the " + std::string(COLOR_NAME[t.c]) + " king";
+        const int sq = make_square(file, rank);
+        if (board[sq] != rook) return right + " but no " + std::string(COLOR_NAME[t.c]) + " rook on " + square_name(sq);
+        for (Bitboard b = castle_rooks & (t.c == WHITE ? RANK_1 : RANK_8); b;) {
+            const int other = file_of(pop_lsb(b));
+            if ((other > king) == (file > king))
+                return "castling field " + quoted(field) + " gives " + COLOR_NAME[t.c] + " two rights on the " +
+                       (file > king ? "king's" : "queen's") + " side";
+        }
+        castle_rooks |= square_bb(sq);
+        if (king != 4 || (file != 0 && file != 7)) standard = false;
+    }
+    return "";
 }
 
 // Checks the given en-passant square: right rank, empty, the double-pushed
@@ -203,7 +250,7 @@ void board_of(const Position& p, Piece board[64]) {
 std::vector<std::string> generation_problems(const Position& p, const Attacks& at) {
     Piece board[64];
     board_of(p, board);
-    return board_problems(board, p.castling, &p, at);
+    return board_problems(board, p.castle_rooks, &p, at);
 }
 
 FenReading read_fen(std::string_view fen, const Attacks& at) {
@@ -227,7 +274,7 @@ FenReading read_fen(std::string_view fen, const Attacks& at) {
     else
         throw FenError("FEN side to move: " + quoted(fields[1]) + ", expected 'w' or 'b'");
 
-    p.castling = parse_castling(fields[2]);
+    const std::vector<CastlingToken> castling = parse_castling(fields[2]);
 
     if (fields[3] != "-") {
         const auto f = fields[3];
@@ -235,7 +282,7 @@ FenReading read_fen(std::string_view fen, const Attacks& at) {
             throw FenError("FEN en passant: " + quoted(f) + " is not '-' or a square");
         r.ep_written = make_square(f[0] - 'a', f[1] - '1');
     }
-    p.halfmove = fields.size() > 4 ? uint8_t(parse_counter(fields[4], "halfmove clock", 255)) : 0;
+    p.halfmove = fields.size() > 4 ? uint16_t(parse_counter(fields[4], "halfmove clock", 65535)) : 0;
     const unsigned full = fields.size() > 5 ? parse_counter(fields[5], "fullmove number", 65535) : 1;
     p.fullmove = uint16_t(full == 0 ? 1 : full);
 
@@ -254,8 +301,12 @@ FenReading read_fen(std::string_view fen, const Attacks& at) {
             p.ep = uint8_t(r.ep_written);
     }
     r.kings_valid = r.kings[WHITE] == 1 && r.kings[BLACK] == 1;
-    for (const std::string& problem : board_problems(r.board, p.castling, r.kings_valid ? &p : nullptr, at))
+    bool standard = true;
+    const std::string castling_problem = resolve_castling(r.board, castling, fields[2], p.castle_rooks, standard);
+    p.chess960 = !standard;
+    for (const std::string& problem : board_problems(r.board, p.castle_rooks, r.kings_valid ? &p : nullptr, at))
         r.refusals.push_back("FEN position: " + problem);
+    if (!castling_problem.empty()) r.refusals.push_back("FEN position: " + castling_problem);
     return r;
 }
 
@@ -265,7 +316,28 @@ Position parse_fen(std::string_view fen, const Attacks& at) {
     return r.pos;
 }
 
-std::string to_fen(const Position& p) {
+std::string castling_field(const Position& p, CastlingNotation notation) {
+    std::string s;
+    for (Color c : {WHITE, BLACK}) {
+        const Bitboard own_rooks = p.rooks() & p.color[c] & (c == WHITE ? RANK_1 : RANK_8);
+        const Bitboard rooks = p.castle_rooks & p.color[c];
+        const Bitboard above = ~((square_bb(p.king[c]) << 1) - 1), below = square_bb(p.king[c]) - 1;
+        // The king's side first, as in KQkq; X-FEN names a rook by its file
+        // only when another rook stands beyond it (the letter alone would
+        // mean that outer one).
+        for (const Bitboard side : {above, below}) {
+            if (!(rooks & side)) continue;
+            const int sq = lsb(rooks & side);
+            const Bitboard beyond = side == above ? ~((square_bb(sq) << 1) - 1) : square_bb(sq) - 1;
+            char letter = side == above ? 'K' : 'Q';
+            if (notation == CastlingNotation::Shredder || (own_rooks & beyond)) letter = char('A' + file_of(sq));
+            s += c == WHITE ? letter : char(letter | 0x20);
+        }
+    }
+    return s.empty() ? "-" : s;
+}
+
+std::string to_fen(const Position& p, CastlingNotation notation) {
     static constexpr char LETTERS[] = " pnbrqk";
     std::string s;
     for (int rank = 7; rank >= 0; --rank) {
@@ -284,18 +356,15 @@ std::string to_fen(const Position& p) {
         if (rank) s += '/';
     }
     s += p.stm == WHITE ? " w " : " b ";
-    if (!p.castling) s += '-';
-    if (p.castling & WHITE_OO) s += 'K';
-    if (p.castling & WHITE_OOO) s += 'Q';
-    if (p.castling & BLACK_OO) s += 'k';
-    if (p.castling & BLACK_OOO) s += 'q';
+    s += castling_field(p, notation);
     s += ' ' + square_name(p.ep == SQ_NONE ? -1 : p.ep);
     s += ' ' + std::to_string(p.halfmove) + ' ' + std::to_string(p.fullmove);
     return s;
 }
 
-std::string move_to_uci(Move m) {
-    std::string s = square_name(m.from()) + square_name(m.to());
+std::string move_to_uci(Move m, bool chess960) {
+    const int to = m.is_castle() && !chess960 ? castle_king_to(m.from(), m.flag() == KING_CASTLE) : m.to();
+    std::string s = square_name(m.from()) + square_name(to);
     if (m.is_promotion()) s += "nbrq"[m.promotion() - KNIGHT];
     return s;
 }
@@ -310,7 +379,11 @@ Move parse_uci_move(const Position& p, std::string_view text, const Attacks& at)
     MoveList list;
     generate_moves(p, at, list);
     for (Move m : list)
-        if (move_to_uci(m) == text) return m;
+        if (move_to_uci(m, p.chess960) == text) return m;
+    // Castling in the other mode's notation (e1g1 in Chess960, e1h1 in
+    // standard chess), which no other move's text can then be.
+    for (Move m : list)
+        if (m.is_castle() && move_to_uci(m, !p.chess960) == text) return m;
     throw std::invalid_argument("move " + quoted(text) + " is not legal in " + to_fen(p));
 }
 
