@@ -21,7 +21,7 @@ UnitBook::UnitBook(const Position& root, int depth, const WorkUnits& w, uint64_t
         h.split = w.split;
         h.seed = zobrist_seed;
         h.units = w.positions.size();
-        h.fen = to_fen(root);
+        h.fen = to_fen(root) + (root.chess960 ? " chess960" : "");  // the mode is part of the run's identity
         journal_ = std::make_unique<Journal>(journal, h, fingerprints_);
         for (const auto& [u, count] : journal_->done()) counts_[u] = count, finished_[u] = true;
     }
