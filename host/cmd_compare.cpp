@@ -62,8 +62,14 @@ class Bisection {
 public:
     Bisection(const CompareOptions& o, engine::UciEngine& engine)
         : o_(o), engine_(engine), root_fen_(chess::to_fen(position_from(o.fen, "", o.chess960))) {
+        // The moves as the engine's mode writes them (castling e1g1 or e1h1).
+        chess::Position p = position_from(o.fen, "", o.chess960);
         std::istringstream in(o.moves);
-        for (std::string m; in >> m;) root_moves_.push_back(m);
+        for (std::string text; in >> text;) {
+            const chess::Move m = chess::parse_uci_move(p, text);
+            root_moves_.push_back(chess::move_to_uci(m, p.chess960));
+            p = chess::apply_move(p, m);
+        }
     }
 
     int run();

@@ -110,6 +110,32 @@ TEST(Cli, PerftreeSpeaksTheScriptProtocol) {
     EXPECT_EQ(r.out, text + "\n" + std::to_string(total) + "\n");
 }
 
+// Chess960: castling is written king takes rook, as Stockfish writes it with
+// UCI_Chess960, and MOVES may castle either way.
+TEST(Cli, PerftreeSpeaksChess960) {
+    const std::string fen = "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1";
+    const auto r = run_gperft("perftree 2 " + shell_quote(fen) + " " + shell_quote("a2a3 b8c8") + " --backend cpu");
+    ASSERT_EQ(r.status, 0) << r.err;
+    namespace ref = gperft::reference;
+    ref::Board b = ref::parse_fen(fen);
+    b = ref::play_uci(ref::play_uci(b, "a2a3"), "b8c8");
+    std::vector<std::string> expected;
+    uint64_t total = 0;
+    for (const ref::Move& m : ref::legal_moves(b)) {
+        const uint64_t n = ref::perft(ref::play(b, m), 1);
+        expected.push_back(ref::uci(m, true) + " " + std::to_string(n) + "\n");
+        total += n;
+    }
+    std::sort(expected.begin(), expected.end());
+    std::string text;
+    for (const auto& line : expected) text += line;
+    EXPECT_EQ(r.out, text + "\n" + std::to_string(total) + "\n");
+    EXPECT_TRUE(contains(r.out, "b1c1 ")) << r.out;  // White castles over its c1 rook
+    // --chess960 writes standard castling the same way.
+    const auto std960 = run_gperft("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K2R w K - 0 1") + " '' --chess960");
+    EXPECT_TRUE(contains(std960.out, "e1h1 1\n")) << std960.out;
+}
+
 TEST(Cli, PerftreeWithoutMoves) {
     const auto r = run_gperft("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K3 w - - 0 1") + " ''");
     ASSERT_EQ(r.status, 0) << r.err;

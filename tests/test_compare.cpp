@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -77,6 +78,12 @@ bool knight_promotion(const chess::Position&, chess::Move m) {
     return m.is_promotion() && m.promotion() == chess::KNIGHT;
 }
 bool ep_with_rook(const chess::Position& p, chess::Move m) { return m.is_en_passant() && p.rooks() != 0; }
+// Castling whose king passes over or lands on its own rook's square.
+bool castle_through_rook(const chess::Position&, chess::Move m) {
+    if (!m.is_castle()) return false;
+    const int king_to = chess::castle_king_to(m.from(), m.flag() == chess::KING_CASTLE);
+    return m.to() >= std::min<int>(m.from(), king_to) && m.to() <= std::max<int>(m.from(), king_to);
+}
 
 }  // namespace
 
@@ -130,6 +137,39 @@ TEST(Compare, AgreesWithStockfishOnSuitePositions) {
         }
     }
     EXPECT_GE(compared, 15);
+}
+
+// Chess960 and Double Chess960: compare sends UCI_Chess960 and reads
+// castling as king takes rook.
+TEST(Compare, AgreesWithStockfishInChess960Mode) {
+    if (access(STOCKFISH.c_str(), X_OK) != 0) GTEST_SKIP() << STOCKFISH << " is not installed (.ci/setup installs it)";
+    int compared = 0;
+    for (const auto& [file, every] : {std::pair{"perft/fischer.epd", 96}, std::pair{"perft/dfrc.epd", 10}}) {
+        int line = 0;
+        for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+            if (line++ % every != 0) continue;
+            const auto r = compare(STOCKFISH, e.fen, 3);
+            EXPECT_EQ(r.status, 0) << e.fen << "\n" << r.out << r.err;
+            ++compared;
+        }
+    }
+    EXPECT_GE(compared, 20);
+    // Standard castling written the Chess960 way, after castling moves given both ways.
+    const std::string kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    const auto r = compare(STOCKFISH, kiwipete, 3, "--chess960 --moves " + shell_quote("e1h1 e8g8"));
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+TEST(Compare, BisectsAPlantedChess960CastlingBug) {
+    // The broken engine forgets castling whose king passes over its rook.
+    // The knights on d1 and d8 must move first.
+    const std::string root = "rkrn4/pppppppp/8/8/8/8/PPPPPPPP/RKRN4 w CAca - 0 1";
+    const auto r = compare(broken("castle-through-rook"), root, 4);
+    expect_divergence_names(r, root, castle_through_rook);
+    EXPECT_EQ(field(r.out, "depth"), "1") << r.out;
+    EXPECT_TRUE(contains(field(r.out, "missing in the engine"), "b1c1") ||
+                contains(field(r.out, "missing in the engine"), "b8c8"))
+        << r.out;
 }
 
 TEST(Compare, StockfishAfterMovesAndAtDepthOne) {

@@ -82,6 +82,29 @@ TEST(GpuPipeline, PythonChessTrickyMatchesCpuDivides) {
     EXPECT_GT(check_suite_divides(pipeline(), "perft/tricky.perft", SHALLOW), 30);
 }
 
+// Chess960 and Double Chess960: every position of the three files, each to
+// the depths with at most 2e5 nodes (D1-D3, some D4), and with tables and
+// duplicate removal, whose keys carry the castling rooks.
+TEST(GpuPipeline, Chess960SuitesMatchCpuDivides) {
+    EXPECT_GE(check_suite_divides(pipeline(), "perft/fischer.epd", 2e6), 960 * 4);
+    EXPECT_GE(check_suite_divides(pipeline(), "perft/chess960.perft", 2e5), 960 * 3);
+    EXPECT_GE(check_suite_divides(pipeline(), "perft/dfrc.epd", 2e5), 100 * 3);
+    // Rook-and-king endings full of transpositions, castling rights kept or
+    // lost along the way: tables and duplicate removal must tell them apart.
+    std::vector<chess::Position> roots;  // one ply below, so that the tables' levels hold transpositions
+    for (const chess::Position& p : positions({"1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", "rk6/8/8/8/8/8/8/RK4R1 w GA - 0 1"})) {
+        chess::MoveList list;
+        chess::generate_moves(p, chess::host_attacks(), list);
+        for (chess::Move m : list) roots.push_back(chess::apply_move(p, m));
+    }
+    Stats total;
+    Options o = keyed(1 << 20, true);
+    o.arena_bytes = 256 << 10;  // many chunks: later ones find the earlier ones' stores
+    EXPECT_EQ(text(counting(o, total)(roots, 5)), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    EXPECT_GT(total.table_hits, 100u);
+    EXPECT_GT(total.duplicates, 100u);
+}
+
 // A tiny arena forces every level to be split into many chunks; the counts
 // must not change and the run must report the splits.
 TEST(GpuPipeline, TinyArenaSplitsLevelsIntoChunks) {

@@ -43,7 +43,9 @@ TEST(Unique, MultiPassGivesTheSameFrontier) {
 TEST(Unique, AgreesWithEnumerationAndStatistics) {
     for (const char* fen : {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
                             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                            "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1"}) {
+                            "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1",
+                            // Chess960 castling, which transposes with rook and king moves
+                            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", "rk6/8/8/8/8/8/8/RK4R1 w GA - 0 1"}) {
         const chess::Position root = chess::parse_fen(fen);
         frontier::Frontier f;
         const auto plies = frontier::unique_host(root, 3, frontier::Options{}, &f);
