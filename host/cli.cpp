@@ -50,6 +50,12 @@ CLI::Option* add_chess960_flag(CLI::App& app, bool& chess960) {
                         "UCI_Chess960 (a FEN whose castling rights need Chess960 switches it on by itself)");
 }
 
+CLI::Option* add_shredder_flag(CLI::App& app, chess::CastlingNotation& notation) {
+    return app.add_flag_callback(
+        "--shredder-fen", [&notation] { notation = chess::CastlingNotation::Shredder; },
+        "Write FENs with the castling rooks' files (Shredder-FEN, HAha) instead of X-FEN (KQkq)");
+}
+
 std::string join_words(const std::vector<std::string>& words, const std::string& none) {
     if (words.empty()) return none;
     std::string s;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "chess/position.hpp"
+#include "chess/io/fen.hpp"
 
 namespace gperft::cli {
 
@@ -34,6 +34,9 @@ chess::Position position_from(const std::string& fen, const std::string& moves, 
 
 // Adds --chess960: castling by Chess960's rule, written king takes rook.
 CLI::Option* add_chess960_flag(CLI::App& app, bool& chess960);
+// Adds --shredder-fen: FENs written with rook files for castling (HAha)
+// rather than X-FEN (KQkq).
+CLI::Option* add_shredder_flag(CLI::App& app, chess::CastlingNotation& notation);
 
 // Words joined by single spaces; `none` when there are none.
 std::string join_words(const std::vector<std::string>& words, const std::string& none = "(none)");

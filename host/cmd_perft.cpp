@@ -26,6 +26,7 @@ struct PerftOptions {
     bool quiet = false;
     bool stats = false;
     bool chess960 = false;
+    chess::CastlingNotation notation = chess::CastlingNotation::XFen;
     DeepOptions deep;
     bool deep_option_given = false;  // any of the options that only deep runs take
 };
@@ -54,7 +55,7 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
     const double nps = r.seconds > 0 ? double(r.nodes) / r.seconds : 0;
     if (o.json) {
         json::Object obj;
-        obj.str("fen", chess::to_fen(root)).raw("depth", std::to_string(o.depth)).cnt("nodes", r.nodes);
+        obj.str("fen", chess::to_fen(root, o.notation)).raw("depth", std::to_string(o.depth)).cnt("nodes", r.nodes);
         obj.num("seconds", r.seconds).num("nps", nps).str("backend", r.backend);
         if (deep) {
             obj.raw("split", std::to_string(deep->split)).cnt("units", deep->units);
@@ -184,6 +185,7 @@ Command setup_perft(CLI::App& app) {
     sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
     sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
     add_chess960_flag(*sub, o->chess960);
+    add_shredder_flag(*sub, o->notation);
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 30));
     auto* divide = sub->add_flag("--divide", o->divide, "Print the count below each root move (Stockfish's format)");
     sub->add_flag("--stats", o->stats,

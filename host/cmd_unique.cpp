@@ -36,6 +36,7 @@ struct UniqueOptions {
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
     bool chess960 = false;
+    chess::CastlingNotation notation = chess::CastlingNotation::XFen;
 };
 
 enum Class { MATE, STALEMATE, DEAD, OTHER, DEAD_UNKNOWN };
@@ -72,7 +73,7 @@ frontier::Frontier pick(const frontier::Frontier& f, const std::vector<Class>& c
 
 // One "EPD ; count" line per position, in position_less order (so the file
 // does not depend on how the frontier was held or split).
-void write_emitted(const frontier::Frontier& f, const std::string& path) {
+void write_emitted(const frontier::Frontier& f, const std::string& path, chess::CastlingNotation notation) {
     std::vector<size_t> order(f.positions.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
@@ -80,7 +81,7 @@ void write_emitted(const frontier::Frontier& f, const std::string& path) {
     std::ofstream out(path);
     if (!out) throw std::invalid_argument("--emit: cannot write " + path);
     for (size_t i : order) {
-        std::string fen = chess::to_fen(f.positions[i]);
+        std::string fen = chess::to_fen(f.positions[i], notation);
         fen = fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1));  // the four EPD fields
         out << fen << " ; " << f.counts[i] << "\n";
     }
@@ -138,7 +139,7 @@ void finish(const dist::Session& s, const UniqueOptions& o, const frontier::Fron
     for (const auto& [kind, file] : o.emit) {
         const frontier::Frontier all = dist::gather_frontier(s, pick(final_part, classes, EMIT_KINDS.at(kind)));
         dist::on_every_rank(s, [&] {
-            if (s.rank() == 0) write_emitted(all, file);
+            if (s.rank() == 0) write_emitted(all, file, o.notation);
         });
     }
 }
@@ -168,7 +169,7 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
         rows += (rows.empty() ? "" : ", ") + row.text();
     }
     json::Object obj;
-    obj.str("fen", chess::to_fen(root)).raw("depth", std::to_string(o.depth)).str("backend", r.backend);
+    obj.str("fen", chess::to_fen(root, o.notation)).raw("depth", std::to_string(o.depth)).str("backend", r.backend);
     obj.num("seconds", seconds).raw("plies", "[" + rows + "]");
     if (o.dead_search) obj.cnt("dead_searched", r.searched_dead).cnt("dead_unknown", r.unknown);
     if (!r.reached.empty()) {
@@ -240,6 +241,7 @@ Command setup_unique(CLI::App& app) {
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 20));
     sub->add_flag("--json", o->json, "Print one JSON object");
     add_chess960_flag(*sub, o->chess960);
+    add_shredder_flag(*sub, o->notation);
     add_backend_option(*sub, o->backend);
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     sub->add_option("--memory", o->memory_mb,

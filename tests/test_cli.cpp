@@ -136,6 +136,14 @@ TEST(Cli, PerftreeSpeaksChess960) {
     EXPECT_TRUE(contains(std960.out, "e1h1 1\n")) << std960.out;
 }
 
+TEST(Cli, FensAreWrittenInXFenOrShredderFen) {
+    const std::string fen = "'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'";
+    const auto xfen = run_gperft("perft --depth 1 --json --fen " + fen);
+    EXPECT_TRUE(contains(xfen.out, "BQ1BNRKR w KQkq - 2 9")) << xfen.out;
+    const auto shredder = run_gperft("perft --depth 1 --json --shredder-fen --fen " + fen);
+    EXPECT_TRUE(contains(shredder.out, "BQ1BNRKR w HFhf - 2 9")) << shredder.out;
+}
+
 TEST(Cli, PerftreeWithoutMoves) {
     const auto r = run_gperft("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K3 w - - 0 1") + " ''");
     ASSERT_EQ(r.status, 0) << r.err;
