@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,13 @@ namespace gperft::cli {
 constexpr int EXIT_OK = 0;
 constexpr int EXIT_MISMATCH = 1;   // a check failed: counts differ, engines disagree
 constexpr int EXIT_BAD_INPUT = 2;  // bad arguments or input, or a backend that is not there
+constexpr int EXIT_INTERNAL = 3;   // an internal error or a device fault: no result
+constexpr int EXIT_OUTPUT = 4;     // the result could not be written (full disk, closed stream)
+
+// A result file or stream that could not be written, with its name.
+struct OutputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 struct Command {
     CLI::App* app = nullptr;

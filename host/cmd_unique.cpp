@@ -2,6 +2,8 @@
 // each ply classified, path counts to chosen positions (--reach), and the
 // final ply's mates, stalemates or dead positions written out (--emit).
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -79,13 +81,14 @@ void write_emitted(const frontier::Frontier& f, const std::string& path, chess::
     std::sort(order.begin(), order.end(),
               [&](size_t a, size_t b) { return frontier::position_less(f.positions[a], f.positions[b]); });
     std::ofstream out(path);
-    if (!out) throw std::invalid_argument("--emit: cannot write " + path);
+    if (!out) throw std::invalid_argument("--emit: cannot open " + path + " for writing: " + std::strerror(errno));
     for (size_t i : order) {
         std::string fen = chess::to_fen(f.positions[i], notation);
         fen = fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1));  // the four EPD fields
         out << fen << " ; " << f.counts[i] << "\n";
     }
-    if (!out) throw std::runtime_error("--emit: writing " + path + " failed");
+    out.close();  // the last buffer is written here: a full disk shows now
+    if (out.fail()) throw OutputError("--emit: writing " + path + " failed: " + std::strerror(errno));
 }
 
 uint64_t paths_to(const frontier::Frontier& f, const std::string& fen, bool chess960) {

@@ -2,6 +2,9 @@
 // subcommand registers itself here; with no subcommand the main job runs.
 // Started by an MPI launcher, every rank runs this same main: the options
 // are parsed on each, and only rank 0 prints what they all would.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <memory>
@@ -22,6 +25,18 @@ namespace {
 // The subcommands that run on several ranks (the others refuse under a
 // launcher rather than run K copies of themselves).
 const std::set<std::string> DISTRIBUTED_COMMANDS = {"perft", "unique"};
+
+// Everything printed must have reached its destination: a full disk or a
+// closed stream ends in EXIT_OUTPUT with the reason, never in exit 0.
+int flush_output(int status) {
+    errno = 0;
+    std::cout.flush();
+    const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+    if (!failed) return status;
+    error(std::string("writing the result to standard output failed: ") +
+          (errno ? std::strerror(errno) : "the stream is in an error state (a full disk, or a closed pipe or file)"));
+    return EXIT_OUTPUT;
+}
 
 // Bad input is the same on every rank (they all parse the same arguments),
 // so rank 0 alone reports it.
@@ -65,10 +80,17 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
         input_error(session, e.what());
     } catch (const std::invalid_argument& e) {
         input_error(session, e.what());
+    } catch (const OutputError& e) {
+        error(e.what());
+        return EXIT_OUTPUT;
+    } catch (const std::bad_alloc&) {
+        error((session.rank() ? session.describe(session.rank()) + ": " : "") +
+              "out of memory: an allocation failed, no result (give smaller --hash, --host-hash or --memory)");
+        return EXIT_INTERNAL;
     } catch (const std::exception& e) {
         // Not necessarily the same everywhere: each rank says it, naming itself.
         error((session.rank() ? session.describe(session.rank()) + ": " : "") + "internal error: " + e.what());
-        return 3;
+        return EXIT_INTERNAL;
     }
     return EXIT_BAD_INPUT;
 }
@@ -83,5 +105,5 @@ int main(int argc, char** argv) {
         if (gperft::dist::launch_from_env().rank == 0) error(e.what());
         return EXIT_BAD_INPUT;
     }
-    return run(argc, argv, *session);
+    return flush_output(run(argc, argv, *session));
 }

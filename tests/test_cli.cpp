@@ -198,3 +198,36 @@ TEST(Cli, DefaultJobChecksThePublishedCount) {
     EXPECT_TRUE(contains(r.out, "match")) << r.out;
     EXPECT_TRUE(contains(r.out, "nodes/s")) << r.out;
 }
+
+// A result that cannot be written is an error: exit 4 with the stream or
+// file named, never exit 0 (here /dev/full, and a file past `ulimit -f`).
+class CliWriteFailure : public testing::TestWithParam<const char*> {};
+
+TEST_P(CliWriteFailure, ExitsFourNamingTheStream) {
+    const auto r = run_shell("{ " + std::string(GPERFT_BINARY) + " " + GetParam() + " > /dev/full; }");
+    EXPECT_EQ(r.status, 4) << GetParam() << "\n" << r.err;
+    EXPECT_TRUE(contains(r.err, "writing the result to standard output failed")) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, CliWriteFailure,
+    testing::Values("perft --depth 4 --divide --backend cpu", "perft --depth 3 --json --backend cpu",
+                    "perft --depth 3 --stats --backend cpu", "perft --depth 7 --backend cpu --split 2 --quiet",
+                    "perftree 3 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
+                    "analyze --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' --json",
+                    "unique --depth 3 --backend cpu", "verify --positions 20 --depth 1",
+                    "suite " GPERFT_TEST_DATA "/perft/cpw_positions.epd --max-depth 2 --backend cpu", "--help"),
+    [](const testing::TestParamInfo<const char*>& i) { return "case" + std::to_string(i.index); });
+
+TEST(Cli, EmittedFileThatCannotBeWrittenIsAnError) {
+    auto r = run_gperft("unique --depth 4 --backend cpu --emit mates /dev/full");
+    EXPECT_EQ(r.status, 4) << r.err;
+    EXPECT_TRUE(contains(r.err, "--emit: writing /dev/full failed: No space left on device")) << r.err;
+    // Past a file size limit (the signal ignored, so the write fails instead).
+    const std::string file = "/tmp/gperft_emit_" + std::to_string(getpid()) + ".txt";
+    r = run_shell("trap '' XFSZ; ulimit -f 2; " + std::string(GPERFT_BINARY) +
+                  " unique --depth 5 --backend cpu --emit mates " + file);
+    std::remove(file.c_str());
+    EXPECT_EQ(r.status, 4) << r.err;
+    EXPECT_TRUE(contains(r.err, "--emit: writing " + file + " failed: File too large")) << r.err;
+}

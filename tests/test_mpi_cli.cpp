@@ -64,6 +64,14 @@ TEST_F(MpiCli, SuitePositionsPrintWhatTheSingleProcessRunPrints) {
         EXPECT_EQ(many.status, 0) << many.err;
         EXPECT_EQ(many.out, single.out) << c.fen << " depth " << c.depth;
     }
+    // Chess960 (fischer.epd's first position): castling written king takes rook.
+    const std::string args =
+        "perft --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9' --depth 4 --divide" + CPU1;
+    const ProcessResult single = run_gperft(args);
+    ASSERT_TRUE(contains(single.out, "Nodes searched: 326672\n")) << single.out;
+    const ProcessResult many = mpirun(args + "--split 2");
+    EXPECT_EQ(many.status, 0) << many.err;
+    EXPECT_EQ(many.out, single.out);
 }
 
 TEST_F(MpiCli, JsonAddsTheRanksAndTheUnitsEachCounted) {
