@@ -96,13 +96,12 @@ CHESS_FI bool castling_squares_empty(const Attacks& at, int first, int king, int
 // Then, for a king not in check: no square the king passes over or lands on
 // is attacked. `danger` holds every enemy attack with the king taken off the
 // board; taking the rook off too matters only when it shields the king's
-// target along the rank, which only a rook on the b-file castling to c can
-// (from a1 or a8): that case looks along the rank again.
-CHESS_FI bool castling_squares_safe(const Attacks& at, int first, int king, int rook, Bitboard occ, Bitboard danger,
+// target along the rank, which only a rook on the b-file castling to c can,
+// from a rook or queen on the a-file corner behind it.
+CHESS_FI bool castling_squares_safe(const Attacks& at, int first, int king, int rook, Bitboard danger,
                                     Bitboard their_orth) {
     if (danger & (Bitboard(at.castling(king & 7, rook & 7) >> 8) << first)) return false;
-    if (rook > king || (rook & 7) != 1) return true;
-    return !(at.rook(first + 2, occ ^ square_bb(king) ^ square_bb(rook)) & their_orth);
+    return rook > king || (rook & 7) != 1 || !(their_orth & square_bb(first));
 }
 
 }  // namespace detail
@@ -149,7 +148,7 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
             sink.piece_moves(ksq, steps & ~danger, them);
             while (castles) {
                 const int rook = pop_lsb(castles);
-                if (detail::castling_squares_safe(at, R, ksq, rook, occ, danger, their_orth))
+                if (detail::castling_squares_safe(at, R, ksq, rook, danger, their_orth))
                     sink.single(Move(ksq, rook, rook > ksq ? KING_CASTLE : QUEEN_CASTLE));
             }
         } else {
