@@ -6,6 +6,7 @@
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
+#include "line_reader.hpp"
 #include "cli.hpp"
 
 namespace gperft::cli {
@@ -66,7 +67,7 @@ int analyze_file(const AnalyzeCommandOptions& o) {
         std::vector<std::string> fens;
         std::vector<size_t> lines;
         std::string line;
-        while (fens.size() < CHUNK_LINES && (more = bool(std::getline(in, line)))) {
+        while (fens.size() < CHUNK_LINES && (more = read_bounded_line(in, line, line_no + 1, o.file))) {
             ++line_no;
             if (!line.empty() && line.back() == '\r') line.pop_back();
             const size_t start = line.find_first_not_of(" \t");

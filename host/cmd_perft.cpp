@@ -168,7 +168,10 @@ void add_deep_options(CLI::App& sub, PerftOptions& o) {
                                   "Seed of the hash keys (rerun with another to confirm a result)")
                        ->check(seed_validator()));
     deep.push_back(sub.add_option("--journal", o.deep.journal,
-                                  "Append finished work units to FILE; rerun with the same arguments to resume"));
+                                  "Append finished work units to FILE; rerun with the same arguments to resume")
+                       ->check(CLI::Validator(
+                           [](std::string& path) { return path.empty() ? std::string("the file name is empty") : ""; },
+                           "FILE")));
     deep.push_back(sub.add_option("--batch-units", o.deep.batch_units, "Work units per backend call (default: adaptive)")
                        ->check(CLI::Range(1, 1 << 24)));
     sub.add_flag("-q,--quiet", o.quiet, "No progress bar or work-unit summary on stderr");

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "chess/io/count_text.hpp"
+#include "line_reader.hpp"
 
 namespace gperft {
 namespace {
@@ -96,9 +97,14 @@ std::vector<SuiteEntry> parse_suite(const std::string& text) {
 std::vector<SuiteEntry> read_suite_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw SuiteError("cannot open suite file '" + path + "'");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_suite(ss.str());
+    // Line by line, each at most 64 KiB: an endless input is refused early.
+    std::string text, line;
+    try {
+        for (size_t n = 1; read_bounded_line(f, line, n, "suite file '" + path + "'"); ++n) text += line + '\n';
+    } catch (const std::invalid_argument& e) {
+        throw SuiteError(e.what());
+    }
+    return parse_suite(text);
 }
 
 }  // namespace gperft

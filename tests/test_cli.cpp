@@ -231,3 +231,49 @@ TEST(Cli, EmittedFileThatCannotBeWrittenIsAnError) {
     EXPECT_EQ(r.status, 4) << r.err;
     EXPECT_TRUE(contains(r.err, "--emit: writing " + file + " failed: File too large")) << r.err;
 }
+
+// Inputs without end and files that are not files are refused, never read
+// into memory without bound or waited on forever.
+TEST(Cli, EndlessInputsAndNonFilesAreRefused) {
+    struct Case {
+        std::string args, message;
+    };
+    const std::string fifo = "/tmp/gperft_fifo_" + std::to_string(getpid());
+    ASSERT_EQ(run_shell("rm -f " + fifo + " && mkfifo " + fifo).status, 0);
+    const std::string text = "/tmp/gperft_text_" + std::to_string(getpid());
+    ASSERT_EQ(run_shell("{ printf 'hello\\nworld\\n' > " + text + "; }").status, 0);
+    for (const Case& c : {Case{"suite /dev/zero", "suite file '/dev/zero' line 1 is longer than 64 KiB"},
+                          Case{"analyze --file /dev/zero", "/dev/zero line 1 is longer than 64 KiB"},
+                          Case{"perft --depth 3 --journal /dev/zero", "journal /dev/zero is not a regular file"},
+                          Case{"perft --depth 3 --journal " + fifo, "is not a regular file"},
+                          Case{"perft --depth 3 --journal ''", "--journal: the file name is empty"},
+                          Case{"perft --depth 3 --journal " + text, "is not a gperft journal"}}) {
+        const auto r = run_shell("timeout 20 " + std::string(GPERFT_BINARY) + " " + c.args);
+        EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+        EXPECT_TRUE(contains(r.err, c.message)) << c.args << "\n" << r.err;
+    }
+    EXPECT_EQ(slurp(text), "hello\nworld\n");  // left as it was
+    std::remove(fifo.c_str());
+    std::remove(text.c_str());
+}
+
+// Binary input to analyze --file: the JSON stays valid UTF-8 (checked by
+// iconv), the bad bytes escaped.
+TEST(Cli, AnalyzeJsonStaysUtf8OnBinaryInput) {
+    const std::string file = "/tmp/gperft_binary_" + std::to_string(getpid());
+    ASSERT_EQ(run_shell("{ printf '\\351t\\351 \\377\\376\\n\\303\\251\\n' > " + file + "; }").status, 0);
+    const auto r = run_gperft("analyze --json --file " + file);
+    std::remove(file.c_str());
+    EXPECT_EQ(r.status, 2) << r.err;  // the lines are not FEN
+    const std::string out_file = file + ".json";
+    {
+        std::FILE* f = std::fopen(out_file.c_str(), "wb");
+        ASSERT_TRUE(f);
+        std::fwrite(r.out.data(), 1, r.out.size(), f);
+        std::fclose(f);
+    }
+    EXPECT_EQ(run_shell("iconv -f UTF-8 -t UTF-8 " + out_file).status, 0) << r.out;
+    std::remove(out_file.c_str());
+    EXPECT_TRUE(contains(r.out, "\\u00e9t\\u00e9 \\u00ff\\u00fe")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\"fen\": \"\xc3\xa9\"")) << r.out;  // valid UTF-8 passes through
+}

@@ -74,7 +74,7 @@ TEST(Journal, CorruptLinesAreRefused) {
     EXPECT_TRUE(contains(refusal(head() + "\n" + line({0, 0xaa, 4, 400})), "line 2 is corrupt"));
     // A corrupt line in the middle is not a torn tail.
     EXPECT_TRUE(contains(refusal(head() + flipped + line({1, 0xbb, 4, 7})), "line 2"));
-    EXPECT_TRUE(contains(refusal(gperft::journal_line("unit 0 aa 4") + line({0, 0xaa, 4, 400})), "not a gperft journal header"));
+    EXPECT_TRUE(contains(refusal(gperft::journal_line("unit 0 aa 4") + line({0, 0xaa, 4, 400})), "is not a gperft journal"));
 }
 
 TEST(Journal, AnotherRunsJournalIsRefused) {

@@ -133,6 +133,10 @@ JournalContents read_journal(std::string_view text, const JournalHeader& expect,
         const size_t nl = text.find('\n', pos);
         if (nl == std::string_view::npos) break;  // a torn tail, or nothing
         const std::string where = name + " line " + std::to_string(line_no);
+        // A first line that is not a journal header at all: another file.
+        if (line_no == 1 && !text.starts_with("gperft-journal "))
+            throw JournalError(name + " is not a gperft journal (its first line is not a journal header); refusing to "
+                                      "read or overwrite it");
         const std::string payload = checked_payload(text.substr(pos, nl - pos), where);
         if (line_no == 1) {
             check_header(payload, expect, where);
@@ -152,8 +156,17 @@ JournalContents read_journal(std::string_view text, const JournalHeader& expect,
 
 Journal::Journal(const std::string& path, const JournalHeader& expect, const std::vector<uint64_t>& fingerprints)
     : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (path.empty()) throw JournalError("--journal: the file name is empty");
+    // O_NONBLOCK: a FIFO must not hang the open; only regular files are journals.
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
     if (fd_ < 0) fail_errno("journal " + path);
+    struct stat st;
+    if (fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd_);
+        throw JournalError("journal " + path + " is not a regular file (a device, FIFO or directory cannot be a journal)");
+    }
+    const int flags = fcntl(fd_, F_GETFL);
+    if (flags < 0 || fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) fail_errno("journal " + path);
     if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
         ::close(fd_);
         throw JournalError("journal " + path + " is in use by another gperft run");
