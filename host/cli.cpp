@@ -1,6 +1,9 @@
 #include "cli.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -20,6 +23,38 @@ CLI::Validator fen_validator() {
             }
         },
         "FEN", "FEN");
+}
+
+// A 64-bit seed in decimal or 0x-prefixed hexadecimal.
+CLI::Validator seed_validator() {
+    return CLI::Validator(
+        [](std::string& s) {
+            const bool hex = s.starts_with("0x") || s.starts_with("0X");
+            const std::string digits = hex ? s.substr(2) : s;
+            const char* allowed = hex ? "0123456789abcdefABCDEF" : "0123456789";
+            if (digits.empty() || digits.find_first_not_of(allowed) != std::string::npos ||
+                digits.size() > (hex ? 16u : 20u))
+                return "'" + s + "' is not a 64-bit number (decimal or 0x hex)";
+            errno = 0;
+            const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+            if (errno == ERANGE) return "'" + s + "' does not fit in 64 bits";
+            s = std::to_string(v);
+            return std::string();
+        },
+        "SEED", "SEED");
+}
+
+CLI::Validator positive_count_validator() {
+    return CLI::Validator(
+        [](std::string& s) {
+            char* end = nullptr;
+            errno = 0;
+            const double v = std::strtod(s.c_str(), &end);
+            if (s.empty() || *end != '\0' || !std::isfinite(v) || v < 1 || errno == ERANGE)
+                return "'" + s + "' is not a node count of 1 or more";
+            return std::string();
+        },
+        "N", "N");
 }
 
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {

@@ -32,6 +32,11 @@ struct Command {
 // Accepts a FEN that parse_fen accepts; the error is parse_fen's message.
 CLI::Validator fen_validator();
 
+// A 64-bit seed in decimal or 0x-prefixed hexadecimal (no sign).
+CLI::Validator seed_validator();
+// A finite number of nodes, at least 1 (1e9 and 1000000000 alike).
+CLI::Validator positive_count_validator();
+
 // Adds --backend cpu|gpu|auto.
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
 

@@ -52,7 +52,9 @@ std::string units_per_rank_text(const std::vector<size_t>& units) {
 // `dist` adds the ranks of a distributed run.
 void print_result(const PerftOptions& o, const chess::Position& root, const PerftResult& r, const DeepResult* deep,
                   const dist::DistResult* dist = nullptr) {
-    const double nps = r.seconds > 0 ? double(r.nodes) / r.seconds : 0;
+    // Nodes per second of what this run counted: units resumed from a journal
+    // took no time here.
+    const double nps = r.seconds > 0 ? double(deep ? deep->nodes_counted : r.nodes) / r.seconds : 0;
     if (o.json) {
         json::Object obj;
         obj.str("fen", chess::to_fen(root, o.notation)).raw("depth", std::to_string(o.depth)).cnt("nodes", r.nodes);
@@ -132,25 +134,6 @@ int run_perft_command(PerftOptions o) {
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
-}
-
-// A 64-bit seed in decimal or 0x-prefixed hexadecimal.
-CLI::Validator seed_validator() {
-    return CLI::Validator(
-        [](std::string& s) {
-            const bool hex = s.starts_with("0x") || s.starts_with("0X");
-            const std::string digits = hex ? s.substr(2) : s;
-            const char* allowed = hex ? "0123456789abcdefABCDEF" : "0123456789";
-            if (digits.empty() || digits.find_first_not_of(allowed) != std::string::npos ||
-                digits.size() > (hex ? 16u : 20u))
-                return "'" + s + "' is not a 64-bit number (decimal or 0x hex)";
-            errno = 0;
-            const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
-            if (errno == ERANGE) return "'" + s + "' does not fit in 64 bits";
-            s = std::to_string(v);
-            return std::string();
-        },
-        "SEED", "SEED");
 }
 
 void add_deep_options(CLI::App& sub, PerftOptions& o) {

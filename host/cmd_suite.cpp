@@ -77,7 +77,7 @@ Command setup_suite(CLI::App& app) {
     sub->add_option("file", o->file, "Suite file")->required()->check(CLI::ExistingFile);
     sub->add_option("--max-depth", o->max_depth, "Skip depths above this")->check(CLI::Range(0, 64));
     sub->add_option("--max-nodes", o->max_nodes, "Skip depths whose expected count is above this")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_count_validator());
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
     add_chess960_flag(*sub, o->chess960);

@@ -78,7 +78,7 @@ Command setup_verify(CLI::App& app) {
     sub->add_option("-d,--depth", o->run.depth,
                     "Plies below each sample: move sets are compared wherever perft DEPTH generates moves")
         ->check(CLI::Range(0, 8));
-    sub->add_option("--seed", o->run.seed, "Random seed (same seed, same positions)");
+    sub->add_option("--seed", o->run.seed, "Random seed (same seed, same positions)")->check(seed_validator());
     sub->add_option("--fen", o->fens, "Also start playouts from this position (repeatable)")
         ->check(fen_validator());
     sub->add_option("--suite", o->suite, "Also start playouts from every position of this suite file")

@@ -3,6 +3,8 @@
 // current seed, the transposition tables and one working arena live for the
 // whole process; the tables keep their contents between calls with the same
 // sizes and seed.
+#include <unistd.h>
+
 #include <algorithm>
 #include <mutex>
 #include <stdexcept>
@@ -147,8 +149,14 @@ Status status() {
     static const Status cached = [] {
         int n = 0;
         const cudaError_t e = cudaGetDeviceCount(&n);
-        if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || (e == cudaSuccess && n == 0))
-            return Status{false, "no CUDA device: " + std::string(e == cudaSuccess ? "none found" : cudaGetErrorString(e))};
+        // Without an NVIDIA driver the runtime says "driver version is
+        // insufficient": on such a machine there is simply no device.
+        const bool driver = access("/proc/driver/nvidia/version", F_OK) == 0;
+        if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0) || (e == cudaErrorInsufficientDriver && !driver))
+            return Status{false, "no CUDA device found"};
+        if (e == cudaErrorInsufficientDriver)
+            return Status{false, std::string("no usable CUDA device: the NVIDIA driver is older than this CUDA runtime (") +
+                                     cudaGetErrorString(e) + ")"};
         if (e != cudaSuccess) return Status{false, std::string("CUDA unusable: ") + cudaGetErrorString(e)};
         cudaDeviceProp prop{};
         if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return Status{false, "CUDA device 0 cannot be queried"};

@@ -1,6 +1,8 @@
 // The command line as users meet it: outputs, formats and exit statuses.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "reference/reference.hpp"
@@ -82,6 +84,10 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'e1e2 e8e6'", "move 'e8e6' is not legal"},
     BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'e1e2' extra", "extra"},
     BadInvocation{"verify --depth 9", "--depth"},
+    BadInvocation{"verify --seed -1", "--seed: '-1' is not a 64-bit number"},
+    BadInvocation{"suite /dev/null --max-nodes 0", "--max-nodes: '0' is not a node count of 1 or more"},
+    BadInvocation{"suite /dev/null --max-nodes nan", "--max-nodes: 'nan' is not a node count of 1 or more"},
+    BadInvocation{"perft --depth 1 --fen '8/8/8/8/8/8/8/44K2k w - - 0 1'", "rank 1 has two digits in a row"},
     BadInvocation{"verify --positions 0", "--positions"},
     BadInvocation{"verify --suite /nonexistent/file.epd", "file.epd"},
     BadInvocation{"compare --engine x --depth 0", "--depth"},
@@ -164,6 +170,9 @@ TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
     if (r.status == 0) GTEST_SKIP() << "a CUDA device is present here";
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "--backend gpu:")) << r.err;
+    // On a machine with no NVIDIA driver, that is what it says.
+    if (access("/proc/driver/nvidia/version", F_OK) != 0 && !contains(r.err, "without CUDA"))
+        EXPECT_TRUE(contains(r.err, "--backend gpu: no CUDA device found")) << r.err;
 }
 
 TEST(Cli, SuiteReportsTheFirstFailure) {

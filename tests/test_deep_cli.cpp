@@ -97,6 +97,12 @@ TEST(DeepCli, KilledRunResumesToTheExactTotal) {
     EXPECT_EQ(json_field(r.out, "nodes"), start_count(6));
     EXPECT_EQ(json_field(r.out, "units_resumed"), std::to_string(finished));
     EXPECT_EQ(count_lines(slurp(j.path)) - 1, std::stoi(json_field(r.out, "units")));
+    // A run that finds every unit in the journal counted nothing itself: no
+    // nodes per second to claim.
+    const auto resumed_all = run_gperft(args);
+    ASSERT_EQ(resumed_all.status, 0) << resumed_all.err;
+    EXPECT_EQ(json_field(resumed_all.out, "nodes"), start_count(6));
+    EXPECT_EQ(json_field(resumed_all.out, "nps"), "0") << resumed_all.out;
 
     // A third run finds every unit done.
     const auto again = run_gperft(args);

@@ -126,6 +126,7 @@ void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, s
     d.units_resumed = book.resumed();
     d.host_hits = host_hits;
     d.perft.nodes = t.total;
+    d.nodes_counted = book.nodes();
     d.perft.divide.clear();
     for (size_t i = 0; i < w.root_moves.size(); ++i) d.perft.divide.emplace_back(w.root_moves[i], t.per_root_move[i]);
 }
@@ -150,6 +151,7 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
         count_units(depth, w, o, book, engine, table);
         fill_unit_result(d, w, book, table.hits());
     }
+    if (d.split == 0) d.nodes_counted = d.perft.nodes;
     d.device_hash_mb = (long long)engine.device_table_mb();  // what the device ended up with
     d.perft.backend = engine.backend_name();
     d.perft.seconds = seconds_since(start);

@@ -35,6 +35,7 @@ struct DeepResult {
     int split = 0;
     size_t units = 0;           // unique positions at the split depth
     size_t units_resumed = 0;   // of them, read back from the journal
+    chess::u128 nodes_counted = 0;  // of the total, the nodes this run counted (resumed units left out)
     size_t hash_mb = 0;         // CPU table in use (MiB)
     long long device_hash_mb = 0;
     size_t host_hash_mb = 0;
