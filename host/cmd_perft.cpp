@@ -157,6 +157,9 @@ void add_deep_options(CLI::App& sub, PerftOptions& o) {
                            "FILE")));
     deep.push_back(sub.add_option("--batch-units", o.deep.batch_units, "Work units per backend call (default: adaptive)")
                        ->check(CLI::Range(1, 1 << 24)));
+    deep.push_back(sub.add_flag("--hash-force", o.deep.hash_force,
+                                "Keep the full --hash even where the run cannot fill it (by default it is cut to what "
+                                "the run can use, with a note)"));
     sub.add_flag("-q,--quiet", o.quiet, "No progress bar or work-unit summary on stderr");
     sub.callback([&o, deep] {
         for (CLI::Option* opt : deep) o.deep_option_given |= opt->count() > 0;

@@ -149,6 +149,26 @@ TEST(DeepCli, CorruptOrForeignJournalsExitTwo) {
     EXPECT_TRUE(contains(r.err, "is corrupt")) << r.err;
 }
 
+// Memory is checked before it is taken: a split whose work units cannot fit
+// is refused with the numbers; a table larger than the run can fill is cut,
+// with a note, unless --hash-force.
+TEST(DeepCli, MemoryIsCheckedBeforeItIsTaken) {
+    const auto split = run_gperft("perft --depth 9 --split 8 --backend cpu");
+    EXPECT_EQ(split.status, 2) << split.err;
+    EXPECT_TRUE(contains(split.err, "this run needs about")) << split.err;
+    EXPECT_TRUE(contains(split.err, "work units at split 8")) << split.err;
+    const auto big = run_gperft("perft --depth 5 --hash 4096 --backend cpu --split 1 --json");
+    EXPECT_EQ(big.status, 0) << big.err;
+    EXPECT_TRUE(contains(big.err, "note: --hash 4096 MiB is more than this run can fill")) << big.err;
+    EXPECT_EQ(json_field(big.out, "hash_mb"), "1") << big.out;
+    const auto forced = run_gperft("perft --depth 5 --hash 64 --hash-force --backend cpu --split 1 --json");
+    EXPECT_EQ(forced.status, 0) << forced.err;
+    EXPECT_FALSE(contains(forced.err, "note:")) << forced.err;
+    EXPECT_EQ(json_field(forced.out, "hash_mb"), "64") << forced.out;
+    const auto odd = run_gperft("perft --depth 6 --hash 100 --hash-force --backend cpu --split 1 --json");
+    EXPECT_TRUE(contains(odd.err, "note: --hash 100 MiB: the table takes 64 MiB (a power of two)")) << odd.err;
+}
+
 TEST(DeepCli, BadDeepOptionsExitTwo) {
     for (const auto& [args, message] :
          std::vector<std::pair<std::string, std::string>>{{"perft --depth 3 --split 4 --backend cpu", "--split 4 is deeper than --depth 3"},

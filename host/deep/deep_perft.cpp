@@ -3,17 +3,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "chess/io/fen.hpp"
+#include "chess/perft.hpp"
 #include "cpu_perft.hpp"
 #include "deep/count_math.hpp"
 #include "deep/engine.hpp"
 #include "deep/host_table.hpp"
 #include "deep/progress.hpp"
+#include "deep/tt.hpp"
 #include "deep/unit_book.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
@@ -62,16 +68,95 @@ int auto_split(int depth, Backend resolved) {
     return std::clamp(depth - leave, 1, resolved == Backend::Gpu ? 5 : 4);
 }
 
+namespace {
+
+// A number from a one-line file (cgroup limits), or nothing ("max", absent).
+std::optional<size_t> read_bytes(const char* path) {
+    std::ifstream f(path);
+    std::string word;
+    if (!(f >> word) || word.empty() || word.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return size_t(std::stoull(word));
+}
+
+}  // namespace
+
 size_t available_memory_mb() {
+    size_t mb = 1024;
     std::ifstream meminfo("/proc/meminfo");
     std::string key;
     size_t kb = 0;
+    bool found = false;
     while (meminfo >> key >> kb) {
-        if (key == "MemAvailable:") return kb >> 10;
+        if (key == "MemAvailable:") {
+            mb = kb >> 10, found = true;
+            break;
+        }
         meminfo.ignore(64, '\n');
     }
-    const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? size_t(pages) * size_t(page) >> 20 : 1024;
+    if (!found) {
+        const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page > 0) mb = size_t(pages) * size_t(page) >> 20;
+    }
+    // A container's memory limit (cgroup v2, else v1) binds before the host's.
+    for (const auto& [limit, usage] : {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
+                                       std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                                 "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
+        const auto l = read_bytes(limit), u = read_bytes(usage);
+        if (l && u) {
+            mb = std::min(mb, (*l > *u ? *l - *u : 0) >> 20);
+            break;
+        }
+    }
+    return mb;
+}
+
+// Positions `plies` below root: exact to 3 plies, then grown by the last
+// branching factor (transpositions ignored, so an upper estimate).
+double estimated_perft(const Position& root, int plies) {
+    const Attacks at = host_attacks();
+    double n = double(chess::perft(root, at, std::min(plies, 3)));
+    if (plies > 3) {
+        const double b = n / std::max(1.0, double(chess::perft(root, at, 2)));
+        n *= std::pow(std::max(b, 1.0), plies - 3);
+    }
+    return n;
+}
+
+void fit_run_memory(const Position& root, int depth, int split, const DeepOptions& o, EnginePlan& plan) {
+    const int sharers = std::max(o.memory_sharers, 1);
+    // A table larger than the run can fill costs first-touch time for
+    // nothing: the run stores at most one entry (16 bytes) per position two
+    // or more plies from the leaves.
+    if (plan.engine.backend == Backend::Cpu && plan.engine.hash_mb > 0) {
+        const double fill = estimated_perft(root, std::max(depth - 2, 0)) * 16.0 / double(1 << 20);
+        const long long useful = (long long)std::bit_ceil(size_t(std::max(1.0, std::min(fill, 1e9))));
+        if (o.hash_mb > 0 && !o.hash_force && useful < plan.engine.hash_mb) {
+            std::fprintf(stderr,
+                         "gperft: note: --hash %lld MiB is more than this run can fill (about %.0f MiB of entries); "
+                         "using %lld MiB (--hash-force keeps the full size)\n",
+                         plan.engine.hash_mb, fill, useful);
+            plan.engine.hash_mb = useful;
+        }
+        const long long used = (long long)(PerftTable::buckets_for_mb(size_t(plan.engine.hash_mb)) * PerftTable::BUCKET_BYTES >> 20);
+        if (o.hash_mb > 0 && used != plan.engine.hash_mb)
+            std::fprintf(stderr, "gperft: note: --hash %lld MiB: the table takes %lld MiB (a power of two)\n",
+                         plan.engine.hash_mb, used);
+    }
+    // Everything the run holds at once: its tables and the positions at the
+    // split depth while they are merged into work units (about 600 bytes each).
+    const double unit_mb = split > 0 ? estimated_perft(root, split) * 600.0 / double(1 << 20) : 0;
+    const double cpu_mb = plan.engine.backend == Backend::Cpu ? double(std::max(plan.engine.hash_mb, 0LL)) : 0;
+    const double total_mb = cpu_mb + double(plan.host_hash_mb) + unit_mb;
+    const size_t free_mb = available_memory_mb() / size_t(sharers);
+    if (total_mb > 0.9 * double(free_mb)) {
+        char text[400];
+        std::snprintf(text, sizeof text,
+                      "this run needs about %.0f MiB (table %.0f, host table %zu, work units at split %d about %.0f), "
+                      "more than the %zu MiB free%s; give a smaller --split, --hash or --host-hash",
+                      total_mb, cpu_mb, plan.host_hash_mb, split, unit_mb, free_mb,
+                      sharers > 1 ? " to each rank of this machine" : "");
+        throw std::invalid_argument(text);
+    }
 }
 
 size_t auto_hash_mb(int depth, int sharers) {
@@ -134,8 +219,9 @@ void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, s
 DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
     const auto start = Clock::now();
     DeepResult d;
-    const EnginePlan plan = plan_engine(depth, o);
+    EnginePlan plan = plan_engine(depth, o);
     d.split = plan_split(depth, plan.engine.backend, o);
+    fit_run_memory(root, depth, d.split, o, plan);
     d.zobrist_seed = o.zobrist_seed;
     PerftEngine engine(plan.engine);
     d.hash_mb = engine.cpu_table_mb();

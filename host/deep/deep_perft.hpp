@@ -28,6 +28,7 @@ struct DeepOptions {
     bool progress = false;       // draw the progress bar (on a terminal)
     int batch_units = 0;         // units per backend call; 0: adaptive
     int memory_sharers = 1;      // processes sharing this machine's free memory (ranks on a node)
+    bool hash_force = false;     // keep an explicit --hash even where the run cannot fill it
 };
 
 struct DeepResult {
@@ -65,6 +66,15 @@ struct EnginePlan {
 // Throws BackendUnavailable, or std::invalid_argument for a table larger
 // than the free memory.
 EnginePlan plan_engine(int depth, const DeepOptions& o);
+
+// Checks the whole run against the free memory (the lower of MemAvailable
+// and the cgroup limit): tables plus the positions merged into work units;
+// throws std::invalid_argument with the numbers when it does not fit. An
+// explicit CPU --hash larger than the run can fill is cut to what it can
+// (unless hash_force), with a note on stderr.
+void fit_run_memory(const chess::Position& root, int depth, int split, const DeepOptions& o, EnginePlan& plan);
+// Positions `plies` below root, an upper estimate (exact to 3 plies).
+double estimated_perft(const chess::Position& root, int plies);
 
 // The split depth: --split, else the automatic one (at least 1 when there
 // is a journal, which records units). Throws std::invalid_argument when it

@@ -42,6 +42,7 @@ struct Job {
         // Below the single-process threshold there would be no units to share.
         if (o.split < 0 && split == 0) split = std::min(depth, 2);
         if (split == 0) return;  // rank 0 counts alone (run_deep_perft)
+        fit_run_memory(root, depth, split, o, plan);
         engine = std::make_unique<PerftEngine>(plan.engine);
         units = build_work_units(root, split);
         book = std::make_unique<UnitBook>(root, depth, units, o.zobrist_seed, o.journal);
