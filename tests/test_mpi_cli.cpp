@@ -5,6 +5,7 @@
 // printed once. Skips (visibly) without mpirun or without MPI in the build.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <regex>
 
 #include "chess/io/count_text.hpp"
@@ -141,4 +142,31 @@ TEST_F(MpiCli, BadInputIsReportedOnceWithStatusTwo) {
         for (size_t at = 0; (at = r.err.find(message, at)) != std::string::npos; ++at) ++n;
         EXPECT_EQ(n, 1u) << args << ": " << r.err;
     }
+}
+
+// Soak: a journaled start position perft 8 on three ranks, the whole job
+// (mpirun and every rank) killed with SIGKILL at a random time five times in
+// a row, each time started again; the last run finishes with the exact total
+// and every unit in the journal once.
+TEST_F(MpiCli, RepeatedKillsAndResumesGiveTheExactTotal) {
+    Journal j;
+    const std::string args = "perft --depth 8 --split 3 --json --journal " + j.path + " --backend cpu --quiet";
+    std::mt19937 rng(std::random_device{}());
+    std::uniform_int_distribution<int> ms(1500, 6000);
+    const std::string job = "setsid " + std::string(GPERFT_MPIEXEC) + " " + GPERFT_MPIEXEC_FLAGS + " -np " +
+                            std::to_string(RANKS) + " " + GPERFT_BINARY + " " + args;
+    std::string times;
+    for (int round = 0; round < 5; ++round) {
+        const int wait = ms(rng);
+        times += std::to_string(wait) + " ms ";
+        run_shell("timeout -s KILL " + std::to_string(wait / 1000.0) + " " + job);
+        // Ranks that outlive their mpirun die too, before the next start.
+        run_shell("pkill -KILL -f " + shell_quote(j.path) + "; sleep 0.2; pkill -KILL -f " + shell_quote(j.path));
+    }
+    const ProcessResult last = run_shell("timeout -s KILL 150 " + job);
+    ASSERT_EQ(last.status, 0) << "after kills at " << times << "\n" << last.err;
+    EXPECT_EQ(json_field(last.out, "nodes"), "84998978956") << last.out;
+    const int units = std::stoi(json_field(last.out, "units"));
+    EXPECT_EQ(count_lines(slurp(j.path)) - 1, units) << "each unit journaled once (kills at " << times << ")";
+    EXPECT_GT(std::stoi(json_field(last.out, "units_resumed")), 0) << "kills at " << times;
 }
