@@ -15,7 +15,7 @@ namespace gperft::analysis {
 
 struct RepetitionReport {
     int occurrences = 1;        // of the current position, the start included
-    int halfmove_clock = 0;     // of the current position (saturates at 255)
+    int halfmove_clock = 0;     // of the current position (saturates at 65535)
     bool threefold_claim = false;
     bool fifty_move_claim = false;
     bool fivefold = false;            // some position occurred a fifth time: the game was over (9.6.1)
