@@ -15,6 +15,7 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "deep/deep_perft.hpp"
 #include "dist/dist_perft.hpp"
 #include "dist/dist_unique.hpp"
 #include "dist/faults.hpp"
@@ -121,6 +122,13 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
     fo.memory_sharers = s.local_size();
     return dist::on_every_rank(s, [&] {
         gpu = resolve_backend(o.backend) == Backend::Gpu;
+        // A host budget the machine cannot give would end in an allocation
+        // failure mid-run: refused up front (the GPU's is checked there).
+        const size_t free_mb = available_memory_mb() / size_t(std::max(s.local_size(), 1));
+        if (!gpu && o.memory_mb > 0 && double(o.memory_mb) > 0.9 * double(free_mb))
+            throw std::invalid_argument("--memory " + std::to_string(o.memory_mb) + " MiB is more than the " +
+                                        std::to_string(free_mb) + " MiB free" +
+                                        (s.local_size() > 1 ? " to each rank of this machine" : ""));
         return gpu ? frontier::make_gpu_engine(fo) : frontier::make_host_engine(fo);
     });
 }

@@ -146,6 +146,9 @@ TEST(UniqueCli, Refusals) {
     EXPECT_NE(kind.err.find("'checks' is not one of mates, stalemates, dead"), std::string::npos) << kind.err;
     EXPECT_EQ(run_gperft("unique").status, 2);
     EXPECT_EQ(run_gperft("unique --depth 1 --reach 'not a fen'").status, 2);
+    const auto huge = run_gperft("unique --depth 2 --backend cpu --memory 16000000");
+    EXPECT_EQ(huge.status, 2) << huge.err;
+    EXPECT_NE(huge.err.find("--memory 16000000 MiB is more than the"), std::string::npos) << huge.err;
     const auto file = run_gperft("unique --depth 1 --emit mates /nonexistent/dir/x");
     EXPECT_EQ(file.status, 2);
     EXPECT_NE(file.err.find("--emit: cannot open /nonexistent/dir/x for writing: No such file or directory"), std::string::npos) << file.err;
