@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "chess/io/fen.hpp"
+#include "gpu_perft.hpp"
 
 namespace gperft::cli {
 
@@ -59,7 +60,7 @@ CLI::Validator positive_count_validator() {
 
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
     static const std::map<std::string, Backend> names{{"cpu", Backend::Cpu}, {"gpu", Backend::Gpu}, {"auto", Backend::Auto}};
-    return app.add_option("--backend", backend, "cpu, gpu, or auto (the GPU when a CUDA device is usable)")
+    CLI::Option* backend_option = app.add_option("--backend", backend, "cpu, gpu, or auto (the GPU when a CUDA device is usable)")
         ->transform(CLI::Validator([](std::string& value) -> std::string {
             std::string key = value;
             for (char& c : key) c = char(std::tolower((unsigned char)c));
@@ -69,6 +70,12 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
             return "";
         }, ""))
         ->option_text("cpu|gpu|auto (default: auto)");
+    app.add_option_function<uint64_t>(
+           "--device-memory", [](const uint64_t& mib) { gpu::set_device_memory_limit(std::size_t(mib) << 20); },
+           "Most GPU memory to take, MiB: arena and tables (or unique's frontier buffers) together (default: "
+           "GPERFT_DEVICE_MEMORY, else three quarters of the free memory; given back when the run ends)")
+        ->check(CLI::Range(uint64_t(64), uint64_t(1) << 24));
+    return backend_option;
 }
 
 chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960) {

@@ -11,6 +11,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -33,6 +34,32 @@ namespace gperft::gpu {
 
 inline void cuda_check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+// The functor a kernel runs, by name ("... [with F = gperft::gpu::MakeChildren<WHITE>]").
+template <class F>
+const char* kernel_name() {
+    return __PRETTY_FUNCTION__;
+}
+
+// GPERFT_SYNC_LAUNCHES=1: wait for every kernel, so that an asynchronous
+// fault is reported with the kernel that caused it rather than by the next
+// copy (slower; for finding a fault).
+inline bool sync_launches() {
+    static const bool on = [] {
+        const char* v = std::getenv("GPERFT_SYNC_LAUNCHES");
+        return v && *v && std::string(v) != "0";
+    }();
+    return on;
+}
+
+// After a launch: the launch error, and with GPERFT_SYNC_LAUNCHES the
+// kernel's own fault, both naming the kernel.
+template <class F>
+void check_launch(const char* kind) {
+    const std::string what = std::string(kind) + " launch of " + kernel_name<F>();
+    cuda_check(cudaGetLastError(), what.c_str());
+    if (sync_launches()) cuda_check(cudaDeviceSynchronize(), (what + " (synchronised: GPERFT_SYNC_LAUNCHES)").c_str());
 }
 
 template <class F>
@@ -156,7 +183,7 @@ class DeviceExec {
         if (n == 0) return;
         constexpr int B = LaunchShape<F>::block;
         for_each_kernel<<<unsigned((n + B - 1) / B), B>>>(f, n);
-        cuda_check(cudaGetLastError(), "for_each launch");
+        check_launch<F>("for_each");
     }
 
     template <class F>
@@ -165,7 +192,7 @@ class DeviceExec {
         constexpr int B = LaunchShape<F>::block;
         static_assert(B % WARP == 0, "warp accumulation needs whole warps");
         accumulate_kernel<<<unsigned((n + B - 1) / B), B>>>(f, n, reinterpret_cast<unsigned long long*>(counters));
-        cuda_check(cudaGetLastError(), "accumulate launch");
+        check_launch<F>("accumulate");
     }
 
     template <class F>
@@ -173,14 +200,14 @@ class DeviceExec {
         if (n == 0) return;
         stats_kernel<<<unsigned((n + STATS_BLOCK - 1) / STATS_BLOCK), STATS_BLOCK>>>(
             f, n, reinterpret_cast<unsigned long long*>(counters));
-        cuda_check(cudaGetLastError(), "statistics launch");
+        check_launch<F>("statistics");
     }
 
     template <class G>
     void generate(const G& g) {
         if (g.parents_n == 0) return;
         generate_kernel<<<unsigned((g.parents_n + GENERATE_BLOCK - 1) / GENERATE_BLOCK), GENERATE_BLOCK>>>(g);
-        cuda_check(cudaGetLastError(), "generate launch");
+        check_launch<G>("generate");
     }
 
     // out[i] = in[0] + ... + in[i - 1] in 64 bits; returns the sum of all n.
@@ -194,6 +221,7 @@ class DeviceExec {
         ArenaScope scope(arena_);
         void* temp = arena_.alloc<std::byte>(temp_bytes, "scan scratch");
         cuda_check(cub::DeviceScan::ExclusiveScan(temp, temp_bytes, in, out, plus, uint64_t(0), int(n)), "scan");
+        if (sync_launches()) cuda_check(cudaDeviceSynchronize(), "CUB exclusive scan (synchronised: GPERFT_SYNC_LAUNCHES)");
         return read(out + n - 1) + read(in + n - 1);
     }
 
@@ -206,6 +234,7 @@ class DeviceExec {
         ArenaScope scope(arena_);
         void* temp = arena_.alloc<std::byte>(temp_bytes, "max-scan scratch");
         cuda_check(cub::DeviceScan::InclusiveScan(temp, temp_bytes, data, data, MaxIndex{}, int(n)), "max-scan");
+        if (sync_launches()) cuda_check(cudaDeviceSynchronize(), "CUB max-scan (synchronised: GPERFT_SYNC_LAUNCHES)");
     }
 
     // Stable radix sort of (keys, ids) by all 64 key bits, double-buffered:
@@ -219,6 +248,7 @@ class DeviceExec {
         ArenaScope scope(arena_);
         void* temp = arena_.alloc<std::byte>(temp_bytes, "sort scratch");
         cuda_check(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, ids, int(n)), "sort");
+        if (sync_launches()) cuda_check(cudaDeviceSynchronize(), "CUB radix sort (synchronised: GPERFT_SYNC_LAUNCHES)");
         b = SortBuffers{keys.Current(), keys.Alternate(), ids.Current(), ids.Alternate()};
     }
 

@@ -13,9 +13,26 @@ namespace gperft::frontier {
 
 namespace {
 
+// Thrust's CUDA allocator throws from deallocate once the device has
+// faulted (a sticky error), and a vector destroyed while an exception
+// unwinds would then end in std::terminate. This one frees and ignores that
+// error: the fault is reported by the call that met it (exit 3, a message).
+template <class T>
+struct QuietFreeAllocator : thrust::cuda::allocator<T> {
+    using base = thrust::cuda::allocator<T>;
+    QuietFreeAllocator() = default;
+    template <class U>
+    QuietFreeAllocator(const QuietFreeAllocator<U>&) {}
+    template <class U>
+    struct rebind {
+        using other = QuietFreeAllocator<U>;
+    };
+    void deallocate(typename base::pointer p, std::size_t) noexcept { (void)cudaFree(thrust::raw_pointer_cast(p)); }
+};
+
 struct CudaSystem {
     template <class T>
-    using vector = thrust::cuda::vector<T>;
+    using vector = thrust::cuda::vector<T, QuietFreeAllocator<T>>;
     template <class F>
     static auto dispatch(size_t, F&& f) {
         return f(thrust::cuda::par);
@@ -31,12 +48,17 @@ void check(cudaError_t e, const char* what) {
 std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
     const gpu::Status s = gpu::status();
     if (!s.available) throw std::runtime_error(s.message);
-    uint64_t budget = o.budget_bytes;
-    if (budget == 0) {
-        size_t free_bytes = 0, total_bytes = 0;
-        check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-        budget = free_bytes / 2;
-    }
+    uint64_t budget = o.budget_bytes ? o.budget_bytes : gpu::device_memory_limit();
+    size_t free_bytes = 0, total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    if (budget == 0) budget = free_bytes / 2;
+    // The budget is for a ply's working buffers; the frontiers themselves
+    // come on top. A budget above half the free memory is refused before the
+    // first ply rather than met by an allocation failure.
+    if (budget > free_bytes / 2)
+        throw std::invalid_argument("a GPU frontier budget of " + std::to_string(budget >> 20) +
+                                    " MiB is more than half of the " + std::to_string(free_bytes >> 20) +
+                                    " MiB of device memory free (give a smaller --memory or --device-memory)");
     return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks());
 }
 

@@ -82,7 +82,9 @@ struct CountMovesFn {
 };
 
 // Writes the canonical children of parents [first, ...) at their offsets
-// (relative to `base`), each with its parent's multiplicity.
+// (relative to `base`), each with its parent's multiplicity. Never past a
+// parent's slots: should generation give another number of moves than
+// counting did (offsets), `error` is set and the ply is abandoned.
 struct ExpandFn {
     const Position* parents;
     const uint64_t* counts;
@@ -90,13 +92,16 @@ struct ExpandFn {
     uint64_t base;
     Position* out;
     uint64_t* out_counts;
+    uint32_t* error;
     Attacks at;
 
     CHESS_HD void operator()(uint64_t i) const {
         chess::MoveList list;
         chess::generate_moves(parents[i], at, list);
-        const uint64_t o = offsets[i] - base;
-        for (int k = 0; k < list.size; ++k) {
+        const uint64_t o = offsets[i] - base, slots = offsets[i + 1] - offsets[i];
+        if (uint64_t(list.size) != slots) *error = 1;
+        const uint64_t n = uint64_t(list.size) < slots ? uint64_t(list.size) : slots;
+        for (uint64_t k = 0; k < n; ++k) {
             out[o + k] = chess::canonical(chess::apply_move(parents[i], list.moves[k]), at);
             out_counts[o + k] = counts[i];
         }
@@ -181,7 +186,7 @@ class Pipeline : public Engine {
     // budget: working bytes for one ply's children (see Options).
     // A chunk and a pass each need room for three copies of their records
     // (records, merge output, sort scratch): about 3/16 and 3/5 of the budget.
-    Pipeline(uint64_t budget, const Attacks& at) : at_(at) {
+    Pipeline(uint64_t budget, const Attacks& at) : at_(at), error_(1, 0u) {
         chunk_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 16));
         pass_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 5));
     }
@@ -284,11 +289,14 @@ class Pipeline : public Engine {
                             base,
                             thrust::raw_pointer_cast(chunk.data()),
                             thrust::raw_pointer_cast(chunk_counts.data()),
+                            thrust::raw_pointer_cast(error_.data()),
                             at_};
             Sys::dispatch(size, [&](auto pol) {
                 return thrust::for_each(pol, thrust::counting_iterator<uint64_t>(a),
                                         thrust::counting_iterator<uint64_t>(b), expand);
             });
+            if (uint32_t(error_[0]) != 0)
+                throw std::runtime_error("move generation disagreed with move counting while expanding the frontier");
             const uint64_t kept = keep_and_merge(chunk, chunk_counts, in_part);
             if (pass.size() + kept > pass_cap_) return false;
             append(pass, pass_counts, chunk, chunk_counts, kept);
@@ -344,6 +352,7 @@ class Pipeline : public Engine {
     }
 
     Attacks at_;
+    Vec<uint32_t> error_;  // set by ExpandFn when generation and counting disagree
     Vec<Position> level_;  // the frontier held
     Vec<uint64_t> counts_;
     uint64_t chunk_cap_, pass_cap_;

@@ -6,22 +6,25 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include "device_exec.cuh"
+#include "device_memory.hpp"
 #include "gpu_perft.hpp"
 #include "level_pipeline.hpp"
 
 namespace gperft::gpu {
 namespace {
 
-constexpr std::size_t MIB = std::size_t(1) << 20;
-constexpr std::size_t MIN_ARENA = 64 * MIB;
-
-// Device memory the engine keeps between calls. Freed by the driver at
-// process exit.
+// The device's memory for the GPU engine, one owner per process: the attack
+// tables, the Zobrist keys and the error flag for the process's life; the
+// arena and transposition tables only for a run (sized by
+// plan_device_memory within device_memory_limit(), given back when the run
+// ends: by the call itself without tables, by release_device_memory()
+// after a deep run's last call).
 class Engine {
    public:
     static Engine& instance() {
@@ -35,12 +38,14 @@ class Engine {
     void configure(const Options& o) {
         if (o.table_bytes < AUTO_TABLES)
             throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
-        if (!arena_ || o.arena_bytes != arena_request_ || o.table_bytes != table_request_) {
+        if (!arena_ || o.arena_bytes != arena_request_ || o.table_bytes != table_request_ ||
+            device_memory_limit() != limit_) {
             release();
-            allocate_tables(o);
-            allocate_arena(o.arena_bytes);
+            allocate(o);
             arena_request_ = o.arena_bytes;
             table_request_ = o.table_bytes;
+            limit_ = device_memory_limit();
+            keys_ready_ = false;  // fresh tables: cleared with the keys below
         }
         if (!keys_ready_ || o.zobrist_seed != keys_seed_) {
             const auto host = chess::build_zobrist_data(o.zobrist_seed);
@@ -69,49 +74,23 @@ class Engine {
         cuda_check(cudaMalloc(&keys_, sizeof(chess::ZobristData)), "cudaMalloc(Zobrist keys)");
     }
 
-    // Free device memory less headroom for the CUDA context and libraries.
-    static std::size_t usable_memory() {
+    // Arena and tables within the run's device memory budget
+    // (device_memory.hpp), the arena retried smaller when another process
+    // takes memory between the query and the allocation.
+    void allocate(const Options& o) {
         std::size_t free = 0, total = 0;
         cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-        const std::size_t headroom = std::max<std::size_t>(total / 32, 512 * MIB);
-        return free > headroom ? free - headroom : 0;
-    }
-
-    // Explicit sizes must leave room for an arena; AUTO_TABLES takes
-    // AUTO_TABLE_SHARE of the usable memory (less an explicit arena).
-    void allocate_tables(const Options& o) {
-        if (o.table_bytes == 0) return;
-        const std::size_t usable = usable_memory();
-        const std::size_t arena_need = o.arena_bytes ? o.arena_bytes : MIN_ARENA;
-        std::size_t bytes;
-        if (o.table_bytes == AUTO_TABLES) {
-            const std::size_t rest = usable > arena_need ? usable - arena_need : 0;
-            bytes = std::min(std::size_t(double(usable) * AUTO_TABLE_SHARE), rest);
-        } else {
-            bytes = std::size_t(o.table_bytes);
-            if (bytes + arena_need > usable)
-                throw std::invalid_argument("device tables of " + std::to_string(bytes / MIB) + " MiB and an arena of " +
-                                            std::to_string(arena_need / MIB) + " MiB do not fit the " +
-                                            std::to_string(usable / MIB) + " MiB of device memory free");
+        const long long tables = o.table_bytes == AUTO_TABLES ? -1 : o.table_bytes;
+        const DeviceMemoryPlan plan =
+            plan_device_memory(free, total, device_memory_limit(), tables, o.arena_bytes, AUTO_TABLE_SHARE);
+        const std::size_t table_bytes = plan.table_bytes / sizeof(TableEntry) * sizeof(TableEntry);
+        if (table_bytes) {
+            cuda_check(cudaMalloc(&table_memory_, table_bytes), "cudaMalloc(transposition tables)");
+            table_bytes_ = table_bytes;
+            cuda_check(cudaMemset(table_memory_, 0, table_bytes), "cudaMemset(tables)");
         }
-        bytes = bytes / sizeof(TableEntry) * sizeof(TableEntry);
-        if (bytes == 0) return;
-        cuda_check(cudaMalloc(&table_memory_, bytes), "cudaMalloc(transposition tables)");
-        table_bytes_ = bytes;
-        cuda_check(cudaMemset(table_memory_, 0, bytes), "cudaMemset(tables)");
-    }
-
-    // `requested` bytes, or when 0 the usable memory left, retried smaller if
-    // another process takes memory meanwhile.
-    void allocate_arena(std::size_t requested) {
-        std::size_t bytes = requested, minimum = requested;
-        if (!requested) {
-            bytes = usable_memory();
-            minimum = MIN_ARENA;
-            if (bytes < MIN_ARENA)
-                throw std::runtime_error("GPU perft: only " + std::to_string(bytes / MIB) +
-                                         " MiB of device memory free for the arena");
-        }
+        std::size_t bytes = plan.arena_bytes;
+        const std::size_t minimum = o.arena_bytes ? o.arena_bytes : MIN_ARENA_BYTES;
         for (;;) {
             const cudaError_t e = cudaMalloc(&arena_, bytes);
             if (e == cudaSuccess) break;
@@ -122,13 +101,18 @@ class Engine {
         arena_bytes_ = bytes;
     }
 
-    void release() {
-        if (arena_) cuda_check(cudaFree(arena_), "cudaFree(arena)");
-        if (table_memory_) cuda_check(cudaFree(table_memory_), "cudaFree(tables)");
+   public:
+    // Frees the arena and tables; errors are ignored, so that it can run
+    // while a device fault unwinds (the fault is reported where it was met).
+    void release() noexcept {
+        if (arena_) (void)cudaFree(arena_);
+        if (table_memory_) (void)cudaFree(table_memory_);
         arena_ = table_memory_ = nullptr;
         arena_bytes_ = table_bytes_ = 0;
     }
+    bool has_tables() const { return table_memory_ != nullptr; }
 
+   private:
     chess::AttackData* tables_ = nullptr;
     chess::ZobristData* keys_ = nullptr;
     uint64_t keys_seed_ = 0;
@@ -139,6 +123,7 @@ class Engine {
     void* table_memory_ = nullptr;
     std::size_t table_bytes_ = 0;
     long long table_request_ = 0;
+    std::size_t limit_ = 0;
     std::mutex mutex_;
 };
 
@@ -180,6 +165,14 @@ auto on_device(const Options& options, const char* what, F&& f) {
     Engine& engine = Engine::instance();
     std::lock_guard<std::mutex> lock(engine.mutex());
     engine.configure(options);
+    // A call without tables gives its memory back when it ends, also on an
+    // exception; tables stay for the next call of the run.
+    struct GiveBack {
+        Engine& e;
+        ~GiveBack() {
+            if (!e.has_tables()) e.release();
+        }
+    } give_back{engine};
     DeviceExec exec = engine.exec();
     auto out = f(exec);
     cuda_check(cudaDeviceSynchronize(), what);
@@ -194,6 +187,13 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
     return on_device(options, "perft kernels", [&](DeviceExec& exec) {
         return perft_batch_with(exec, roots, depth, options, stats ? *stats : local);
     });
+}
+
+void release_device_memory() {
+    if (!status().available) return;
+    Engine& engine = Engine::instance();
+    std::lock_guard<std::mutex> lock(engine.mutex());
+    engine.release();
 }
 
 chess::Attacks device_attacks() {

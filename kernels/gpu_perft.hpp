@@ -13,6 +13,7 @@
 #include "chess/position.hpp"
 #include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
+#include "device_memory.hpp"
 
 namespace gperft::gpu {
 
@@ -102,6 +103,11 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
 // leaf; tables and duplicate removal are not used). Throws like perft_batch.
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options = {},
                                   Stats* stats = nullptr);
+
+// Gives the arena and the tables back to the device (a run's end: the next
+// call allocates again). Plain calls without tables give their arena back by
+// themselves; runs with tables (deep perft) call this when they end.
+void release_device_memory();
 
 // The one device copy of the attack tables, as the view kernels take: every
 // GPU pipeline (perft, statistics, the frontier of gperft unique) reaches the

@@ -129,16 +129,21 @@ struct GenerateMoves {
 
     CHESS_HD uint64_t begin(uint64_t k) const { return k < parents_n ? offsets[first + k] - offsets[first] : items; }
 
-    // Writes parent k's moves to `out`, which has room for exactly its count.
-    // A parent with count 0 is skipped: it has no moves, or its count is
-    // known ahead (table hit, duplicate) and it must not be expanded.
+    // Writes parent k's moves to `out`, which has room for exactly its count,
+    // and returns that count. A parent with count 0 is skipped: it has no
+    // moves, or its count is known ahead (table hit, duplicate) and it must
+    // not be expanded. Should generation ever give fewer moves than counting
+    // did, the rest are filled with the null move (every slot, and so every
+    // parent index, is written) and the flag ends the run before the next
+    // level is read.
     CHESS_HD uint32_t emit(uint64_t k, uint16_t* out) const {
         const uint32_t expected = counts[first + k];
         if (expected == 0) return 0;
         MoveWriter w{out, expected};
         chess::generate_moves<Us>(pos[first + k], at, w);
         if (w.size != expected) *error = 1;
-        return w.size < expected ? w.size : expected;
+        for (uint32_t j = w.size; j < expected; ++j) out[j] = 0;
+        return expected;
     }
 
     // Unstaged: moves and parent indices straight to the chunk's arrays.

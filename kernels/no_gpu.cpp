@@ -20,4 +20,6 @@ std::vector<StatsRow> perft_stats(const chess::Position&, int, const Options&, S
 
 chess::Attacks device_attacks() { throw std::runtime_error(status().message); }
 
+void release_device_memory() {}
+
 }  // namespace gperft::gpu

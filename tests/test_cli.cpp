@@ -95,48 +95,42 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"frobnicate", "frobnicate"}), case_name);
 // clang-format on
 
-TEST(Cli, PerftreeSpeaksTheScriptProtocol) {
-    // perftree runs `script DEPTH FEN MOVES` and reads "move count" lines, a
-    // blank line and the total; the counts here come from the reference.
-    const std::string fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    const auto r = run_gperft("perftree 2 " + shell_quote(fen) + " " + shell_quote("e1g1 a6e2") + " --backend cpu");
-    ASSERT_EQ(r.status, 0) << r.err;
+// Runs `gperft perftree 2 FEN "M1 M2"` and checks what it prints against
+// the reference: the divide after the two moves in the mode's notation,
+// sorted, a blank line, the total. Returns the output.
+std::string perftree_against_reference(const std::string& fen, const std::string& m1, const std::string& m2,
+                                       bool chess960) {
+    const auto r = run_gperft("perftree 2 " + shell_quote(fen) + " " + shell_quote(m1 + " " + m2) + " --backend cpu");
+    EXPECT_EQ(r.status, 0) << r.err;
     namespace ref = gperft::reference;
-    const ref::Board b = ref::play_uci(ref::play_uci(ref::parse_fen(fen), "e1g1"), "a6e2");
+    const ref::Board b = ref::play_uci(ref::play_uci(ref::parse_fen(fen), m1), m2);
     std::vector<std::string> expected;
     uint64_t total = 0;
     for (const ref::Move& m : ref::legal_moves(b)) {
         const uint64_t n = ref::perft(ref::play(b, m), 1);
-        expected.push_back(ref::uci(m, false) + " " + std::to_string(n) + "\n");
+        expected.push_back(ref::uci(m, chess960) + " " + std::to_string(n) + "\n");
         total += n;
     }
     std::sort(expected.begin(), expected.end());
     std::string text;
     for (const auto& line : expected) text += line;
     EXPECT_EQ(r.out, text + "\n" + std::to_string(total) + "\n");
+    return r.out;
+}
+
+TEST(Cli, PerftreeSpeaksTheScriptProtocol) {
+    // perftree runs `script DEPTH FEN MOVES` and reads "move count" lines, a
+    // blank line and the total; the counts here come from the reference.
+    perftree_against_reference("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "e1g1", "a6e2",
+                               false);
 }
 
 // Chess960: castling is written king takes rook, as Stockfish writes it with
 // UCI_Chess960, and MOVES may castle either way.
 TEST(Cli, PerftreeSpeaksChess960) {
-    const std::string fen = "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1";
-    const auto r = run_gperft("perftree 2 " + shell_quote(fen) + " " + shell_quote("a2a3 b8c8") + " --backend cpu");
-    ASSERT_EQ(r.status, 0) << r.err;
-    namespace ref = gperft::reference;
-    ref::Board b = ref::parse_fen(fen);
-    b = ref::play_uci(ref::play_uci(b, "a2a3"), "b8c8");
-    std::vector<std::string> expected;
-    uint64_t total = 0;
-    for (const ref::Move& m : ref::legal_moves(b)) {
-        const uint64_t n = ref::perft(ref::play(b, m), 1);
-        expected.push_back(ref::uci(m, true) + " " + std::to_string(n) + "\n");
-        total += n;
-    }
-    std::sort(expected.begin(), expected.end());
-    std::string text;
-    for (const auto& line : expected) text += line;
-    EXPECT_EQ(r.out, text + "\n" + std::to_string(total) + "\n");
-    EXPECT_TRUE(contains(r.out, "b1c1 ")) << r.out;  // White castles over its c1 rook
+    const std::string out =
+        perftree_against_reference("rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1", "a2a3", "b8c8", true);
+    EXPECT_TRUE(contains(out, "b1c1 ")) << out;  // White castles over its c1 rook
     // --chess960 writes standard castling the same way.
     const auto std960 = run_gperft("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K2R w K - 0 1") + " '' --chess960");
     EXPECT_TRUE(contains(std960.out, "e1h1 1\n")) << std960.out;

@@ -214,6 +214,26 @@ TEST(GpuPipeline, GenerationCountMismatchIsAnError) {
     EXPECT_THROW(exec.check_error("generation"), std::runtime_error);
 }
 
+// A count above what generation gives (the device-only fault the check
+// guards against): every move slot and parent index is still written, so no
+// later kernel follows garbage, and the flag is up.
+TEST(GpuPipeline, FewerGeneratedMovesThanCountedLeaveNoSlotUnwritten) {
+    using namespace gperft::gpu;
+    const auto pos = positions({chess::START_FEN, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"});
+    HostExec exec(1 << 20);
+    const uint32_t counts[2] = {25, 9};  // 20 and 5 legal moves
+    const uint64_t offsets[2] = {0, 25};
+    std::vector<uint16_t> moves(34, 0xBEEF);
+    std::vector<uint32_t> parent(34, 0xDEADBEEF);
+    exec.generate(GenerateMoves<chess::WHITE>{pos.data(), counts, offsets, 0, 2, 34, moves.data(), parent.data(),
+                                              exec.error_flag(), exec.tables()});
+    EXPECT_THROW(exec.check_error("generation"), std::runtime_error);
+    for (int i = 0; i < 34; ++i) {
+        EXPECT_EQ(parent[size_t(i)], i < 25 ? 0u : 1u) << i;
+        if ((i >= 20 && i < 25) || i >= 30) EXPECT_EQ(moves[size_t(i)], 0) << i;  // padded with the null move
+    }
+}
+
 // The warp's segmented sums against plain sums: one addition per run of
 // equal keys, each with the run's total, also with idle lanes at the end.
 TEST(GpuPipeline, WarpSumsAddEachRunOnce) {
@@ -460,4 +480,47 @@ TEST(GpuPipeline, StatisticsSurviveChunkRetriesAndHostPlies) {
     Stats host_plies;
     EXPECT_EQ(stats_text(host::perft_stats(root, 5, Options{.max_device_depth = 2}, &host_plies)), want);
     EXPECT_EQ(host_plies.host_plies, 3);
+}
+
+// The device memory plan (kernels/device_memory.hpp): a run takes its share
+// or its limit, never all free memory; tables and arena fit the budget or
+// the request is refused with the numbers.
+TEST(DeviceMemory, PlansWithinTheLimitAndRefusesWhatDoesNotFit) {
+    using namespace gperft::gpu;
+    constexpr std::size_t GIB = std::size_t(1) << 30;
+    // 140 GiB device, 100 GiB free: headroom max(total/32, 512 MiB) = 4.375 GiB.
+    const std::size_t total = 140 * GIB, free = 100 * GIB;
+    const std::size_t usable = free - total / 32;
+    DeviceMemoryPlan p = plan_device_memory(free, total, 0, -1, 0, 0.5);
+    EXPECT_EQ(p.table_bytes + p.arena_bytes, std::size_t(double(usable) * DEFAULT_DEVICE_SHARE));
+    EXPECT_EQ(p.table_bytes, std::size_t(double(usable) * DEFAULT_DEVICE_SHARE * 0.5));
+    // An explicit limit: arena and tables together stay within it.
+    p = plan_device_memory(free, total, 8 * GIB, -1, 0, 0.5);
+    EXPECT_EQ(p.table_bytes, 4 * GIB);
+    EXPECT_EQ(p.arena_bytes, 4 * GIB);
+    p = plan_device_memory(free, total, 8 * GIB, 0, 0, 0.5);  // no tables: the arena takes the budget
+    EXPECT_EQ(p.table_bytes, 0u);
+    EXPECT_EQ(p.arena_bytes, 8 * GIB);
+    p = plan_device_memory(free, total, 8 * GIB, (long long)(2 * GIB), 256 << 20, 0.5);
+    EXPECT_EQ(p.table_bytes, 2 * GIB);
+    EXPECT_EQ(p.arena_bytes, std::size_t(256) << 20);
+    // Refusals name the numbers.
+    try {
+        plan_device_memory(free, total, 8 * GIB, (long long)(8 * GIB), 0, 0.5);
+        ADD_FAILURE() << "tables filling the whole budget were accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("device tables of 8192 MiB and an arena of 64 MiB do not fit the 8192 MiB"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(plan_device_memory(free, total, 200 * GIB, -1, 0, 0.5), std::invalid_argument);
+    EXPECT_THROW(plan_device_memory(256 << 20, total, 0, 0, 0, 0.5), std::invalid_argument);  // nothing usable
+    // The limit comes from set_device_memory_limit, else GPERFT_DEVICE_MEMORY (MiB).
+    setenv("GPERFT_DEVICE_MEMORY", "1024", 1);
+    EXPECT_EQ(device_memory_limit(), GIB);
+    set_device_memory_limit(2 * GIB);
+    EXPECT_EQ(device_memory_limit(), 2 * GIB);
+    set_device_memory_limit(0);
+    unsetenv("GPERFT_DEVICE_MEMORY");
+    EXPECT_EQ(device_memory_limit(), 0u);
 }

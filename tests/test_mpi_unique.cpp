@@ -180,7 +180,7 @@ TEST_F(MpiUnique, BadInputIsReportedOnceWithStatusTwo) {
     for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
              {"unique --depth 2 --emit checks /tmp/x", "'checks' is not one of mates, stalemates, dead"},
              // Only rank 0 writes, so only rank 0 finds out.
-             {"unique --depth 2 --emit mates /nonexistent/dir/x", "--emit: cannot write /nonexistent/dir/x"}}) {
+             {"unique --depth 2 --emit mates /nonexistent/dir/x", "--emit: cannot open /nonexistent/dir/x for writing"}}) {
         const ProcessResult r = mpirun(args + CPU1);
         EXPECT_EQ(r.status, 2) << args << ": " << r.err;
         EXPECT_EQ(r.out, "") << args;

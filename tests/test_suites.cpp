@@ -21,24 +21,17 @@ TEST(Suites, SedlakEdgeCasesAndGrandChessTree) {
     EXPECT_GT(checked, 100);
 }
 
-// The Chess960 files to depth 4 (every row: the deep rows run under slow).
-TEST(Suites, Chess960FischerEpdToDepth4) {
+// The Chess960 files to depth 4, every position (the deep rows run under
+// slow): the number of (position, depth) pairs checked.
+int chess960_rows_to_depth4(const std::string& file) {
     int checked = 0;
-    EXPECT_TRUE(check_suite("perft/fischer.epd", 1e30, &checked, 4).empty());
-    EXPECT_EQ(checked, 960 * 4);
+    EXPECT_TRUE(check_suite(file, 1e30, &checked, 4).empty()) << file;
+    return checked;
 }
 
-TEST(Suites, Chess960PythonChessToDepth4) {
-    int checked = 0;
-    EXPECT_TRUE(check_suite("perft/chess960.perft", 1e30, &checked, 4).empty());
-    EXPECT_EQ(checked, 960 * 4);
-}
-
-TEST(Suites, DoubleChess960ToDepth4) {
-    int checked = 0;
-    EXPECT_TRUE(check_suite("perft/dfrc.epd", 1e30, &checked, 4).empty());
-    EXPECT_EQ(checked, 100 * 4);
-}
+TEST(Suites, Chess960FischerEpdToDepth4) { EXPECT_EQ(chess960_rows_to_depth4("perft/fischer.epd"), 960 * 4); }
+TEST(Suites, Chess960PythonChessToDepth4) { EXPECT_EQ(chess960_rows_to_depth4("perft/chess960.perft"), 960 * 4); }
+TEST(Suites, DoubleChess960ToDepth4) { EXPECT_EQ(chess960_rows_to_depth4("perft/dfrc.epd"), 100 * 4); }
 
 TEST(Suites, PythonChessTricky) {
     // Every entry, the Chess960 (X-FEN) ones included, must match.

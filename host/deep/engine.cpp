@@ -13,6 +13,11 @@ PerftEngine::PerftEngine(const EngineOptions& o) : options_(o), backend_(resolve
     }
 }
 
+// The run is over: its device tables and arena go back to the device.
+PerftEngine::~PerftEngine() {
+    if (backend_ == Backend::Gpu) gpu::release_device_memory();
+}
+
 std::vector<chess::u128> PerftEngine::perft_batch(const std::vector<chess::Position>& roots, int depth) {
     if (table_) return tt_perft_batch(roots, depth, options_.threads, *table_, chess::Zobrist{keys_.get()});
     if (backend_ == Backend::Cpu) return gperft::perft_batch(roots, depth, backend_, options_.threads);

@@ -24,6 +24,9 @@ class PerftEngine {
    public:
     // Resolves the backend (throws BackendUnavailable) and sets up its table.
     explicit PerftEngine(const EngineOptions& o);
+    ~PerftEngine();
+    PerftEngine(const PerftEngine&) = delete;
+    PerftEngine& operator=(const PerftEngine&) = delete;
 
     // perft(depth) of every root; never a partial result.
     std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth);
