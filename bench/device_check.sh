@@ -2,18 +2,24 @@
 # Device check for a machine with one NVIDIA GPU (made for an H200: compute
 # capability 9.0, CUDA 13, CMake, Ninja; no network, no apt, no CLI11 or
 # GoogleTest packages). Run from the repository root after
-# bench/prepare_device.sh has filled .deps/. It
-#   1. configures (CMAKE_CUDA_ARCHITECTURES=90) and builds with the carried deps,
-#   2. runs the tests labelled gpu,
-#   3. runs the GPU benchmark: start position perft 7, 8, 9 and Kiwipete
-#      perft 6, 7 (plus the CPU engine at start perft 7 as the peer), start
-#      perft 8 without duplicate removal and with device tables, and the deep
-#      start position perft 10 with tables against its published count,
-#   4. with time to spare, builds other variants of the leaf kernel (launch
-#      shapes, the interleaved generate-and-count sink) and times start
-#      position perft 8 with each,
-# and writes one JSON file (GPU name, commit, step statuses, test summary,
-# benchmark results) plus logs under $OUT, or results/ when OUT is unset.
+# bench/prepare_device.sh has filled .deps/. The most telling steps first:
+#   1. the GPU's name and memory, and nvcc's version;
+#   2. configure (CMAKE_CUDA_ARCHITECTURES=90) and build with the carried deps;
+#   3. a smoke run with GPERFT_SYNC_LAUNCHES=1 (a fault names its kernel):
+#      start position perft 5 with divide on the GPU, compared line by line
+#      with the CPU engine;
+#   4. compute-sanitizer memcheck, then racecheck, on a small-arena test and
+#      on a statistics run (skipped with a note when the tool is missing);
+#   5. the tests labelled gpu;
+#   6. the benchmarks: start position perft 7, 8, 9 and Kiwipete perft 6, 7
+#      (no tables), the CPU engine at start perft 7 beside them, start perft 8
+#      without duplicate removal and with device tables, and the deep start
+#      position perft 10 with tables against its published count;
+#   7. with time to spare, other variants of the leaf kernel (launch shapes,
+#      the interleaved generate-and-count sink), timed at start perft 8;
+# then a one-screen summary (each step's status, each count's match) and one
+# JSON file (GPU name, commit, step statuses, tests, benchmark results) plus
+# logs under $OUT, or results/ when OUT is unset.
 # Every step has a time limit and the whole run a budget (default 450 s), so
 # it ends in under 8 minutes whatever a step does. Exit status: 0 when the
 # build, the tests and every benchmark count were good, 1 otherwise. In the
@@ -64,6 +70,12 @@ step() {
   return $rc
 }
 
+# skipped NAME REASON: a step that did not run, in the JSON with its reason.
+skipped() {
+  steps+="${steps:+, }{\"name\": $(json_str "$1"), \"status\": \"skipped\", \"reason\": $(json_str "$2")}"
+  echo "device_check: $1 -> skipped ($2)" >&2
+}
+
 # --- what is measured, and on what -----------------------------------------
 commit=$(git rev-parse HEAD 2>/dev/null || true)
 dirty=false
@@ -93,6 +105,36 @@ if step configure 90 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release 
 fi
 grep -E "ptxas info|bytes stack frame" "$logs/build.log" > "$logs/ptxas_sm$ARCH.txt" 2>/dev/null || true
 
+# --- smoke run: the first kernels, each synchronised ---------------------------
+START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+smoke_status=-1
+if $built; then
+  step smoke 60 bash -c "GPERFT_SYNC_LAUNCHES=1 ./$BUILD/gperft perft --depth 5 --divide --backend gpu > '$logs/smoke_gpu.txt' &&
+    ./$BUILD/gperft perft --depth 5 --divide --backend cpu > '$logs/smoke_cpu.txt' &&
+    diff '$logs/smoke_cpu.txt' '$logs/smoke_gpu.txt' && grep -q 'Nodes searched: 4865609' '$logs/smoke_gpu.txt'"
+  smoke_status=$?
+else
+  skipped smoke "the build failed"
+fi
+[ "$smoke_status" -eq 0 ] || failed=1
+
+# --- compute-sanitizer ---------------------------------------------------------
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+sanitizer_note=""
+if [ -z "$sanitizer" ]; then
+  sanitizer_note="compute-sanitizer not found: memcheck and racecheck skipped"
+  skipped sanitizer "$sanitizer_note"
+elif ! $built; then
+  skipped sanitizer "the build failed"
+else
+  for tool in memcheck racecheck; do
+    step "sanitizer_${tool}_small_arena" 90 "$sanitizer" --tool "$tool" --error-exitcode 9 \
+      "./$BUILD/tests/test_gpu_backend" --gtest_filter=GpuBackend.SmallArenaSplitsAndAgrees || failed=1
+    step "sanitizer_${tool}_stats" 60 "$sanitizer" --tool "$tool" --error-exitcode 9 \
+      "./$BUILD/gperft" perft --stats --depth 3 --backend gpu || failed=1
+  done
+fi
+
 # --- tests ---------------------------------------------------------------------
 tests_summary="not run"
 tests_status=-1
@@ -105,6 +147,8 @@ if $built; then
     tests_summary+=", $skipped skipped (see gpu_tests.log)"
     [ "$tests_status" -eq 0 ] && tests_status=3
   fi
+else
+  skipped gpu_tests "the build failed"
 fi
 [ "$tests_status" -eq 0 ] || failed=1
 
@@ -126,7 +170,6 @@ bench() {
     bench+="${bench:+, }{\"name\": $(json_str "$name"), \"backend\": \"$backend\", \"depth\": $depth, \"status\": $rc, \"error\": $(json_str "$(tail -3 "$logs/bench_$name.log")")}"
   fi
 }
-START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 if $built; then
   bench start_perft7 30 gpu "$START" 7 3
@@ -136,6 +179,7 @@ if $built; then
   bench start_perft7_cpu_peer 40 cpu "$START" 7 1
   bench start_perft9 100 gpu "$START" 9 1
 else
+  skipped benchmarks "the build failed"
   failed=1
 fi
 
@@ -188,11 +232,21 @@ report="$out/device_check_$stamp.json"
     "$(json_str "$stamp")" "$(json_str "$commit")" "$dirty"
   printf ' "gpu": %s, "nvcc": %s, "host_cpus": %s,\n' "$(json_str "$gpu_info")" "$(json_str "$nvcc_version")" "$(nproc)"
   printf ' "steps": [%s],\n' "$steps"
+  printf ' "smoke": {"status": %s}, "sanitizer_note": %s,\n' "$smoke_status" "$(json_str "$sanitizer_note")"
   printf ' "gpu_tests": {"status": %s, "summary": %s},\n' "$tests_status" "$(json_str "$tests_summary")"
   printf ' "bench": [%s],\n' "$bench"
   printf ' "deep": [%s],\n' "$deep"
   printf ' "elapsed_s": %s, "ok": %s}\n' "$(( $(date +%s) - start ))" "$([ $failed -eq 0 ] && echo true || echo false)"
 } > "$report"
+# One screen: every step's status, and every count's match.
+{
+  echo "device_check summary ($gpu_info; commit ${commit:0:12}):"
+  echo "$steps" | grep -o '"name": "[^"]*", "status": [^,}]*' | sed 's/"name": "\([^"]*\)", "status": \(.*\)/  \1: \2/'
+  [ -n "$sanitizer_note" ] && echo "  $sanitizer_note"
+  echo "  gpu tests: $tests_summary"
+  echo "$bench$deep" | grep -o '"name": "[^"]*"[^}]*"match": [a-z]*' | sed 's/"name": "\([^"]*\)".*"match": \(.*\)/  count \1: match \2/'
+  echo "  overall: $([ $failed -eq 0 ] && echo ok || echo FAILED)"
+} | tee "$logs/summary.txt" >&2
 echo "device_check: wrote $report (logs in $logs)" >&2
 cat "$report"
 exit $failed
