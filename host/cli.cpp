@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "chess/io/fen.hpp"
+#include "dist/session.hpp"
 #include "gpu_perft.hpp"
 
 namespace gperft::cli {
@@ -75,6 +76,29 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
            "Most GPU memory to take, MiB: arena and tables (or unique's frontier buffers) together (default: "
            "GPERFT_DEVICE_MEMORY, else three quarters of the free memory; given back when the run ends)")
         ->check(CLI::Range(uint64_t(64), uint64_t(1) << 24));
+    // Before any CUDA call: the device becomes the only one the runtime sees
+    // (the N-th of CUDA_VISIBLE_DEVICES when that is set).
+    app.add_option_function<int>(
+           "--device",
+           [](const int& n) {
+               if (dist::world().distributed())
+                   throw CLI::ValidationError("--device", "for runs of one process: under mpirun or srun each rank "
+                                                          "takes the GPU of its node-local rank");
+               std::string device = std::to_string(n);
+               if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+                   std::vector<std::string> list;
+                   std::istringstream in(visible);
+                   for (std::string item; std::getline(in, item, ',');)
+                       if (!item.empty()) list.push_back(item);
+                   if (size_t(n) >= list.size())
+                       throw CLI::ValidationError("--device", device + ": CUDA_VISIBLE_DEVICES='" + visible +
+                                                                  "' lists " + std::to_string(list.size()) + " devices");
+                   device = list[size_t(n)];
+               }
+               setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
+           },
+           "GPU to run on, 0 the first (default 0; under an MPI launcher each rank takes its node-local rank's)")
+        ->check(CLI::Range(0, 1023));
     return backend_option;
 }
 

@@ -85,6 +85,9 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'e1e2' extra", "extra"},
     BadInvocation{"verify --depth 9", "--depth"},
     BadInvocation{"verify --seed -1", "--seed: '-1' is not a 64-bit number"},
+    BadInvocation{"perft --depth 1 --device-memory 10", "--device-memory: Value 10 not in range 64"},
+    BadInvocation{"perft --depth 1 --device -1", "--device"},
+    BadInvocation{"unique --depth 1 --device-memory x", "--device-memory"},
     BadInvocation{"suite /dev/null --max-nodes 0", "--max-nodes: '0' is not a node count of 1 or more"},
     BadInvocation{"suite /dev/null --max-nodes nan", "--max-nodes: 'nan' is not a node count of 1 or more"},
     BadInvocation{"perft --depth 1 --fen '8/8/8/8/8/8/8/44K2k w - - 0 1'", "rank 1 has two digits in a row"},
@@ -167,6 +170,17 @@ TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
     // On a machine with no NVIDIA driver, that is what it says.
     if (access("/proc/driver/nvidia/version", F_OK) != 0 && !contains(r.err, "without CUDA"))
         EXPECT_TRUE(contains(r.err, "--backend gpu: no CUDA device found")) << r.err;
+}
+
+// --device N picks the N-th GPU the runtime may see (CUDA_VISIBLE_DEVICES'
+// list when set); a number past that list is refused before anything runs.
+TEST(Cli, DeviceChoiceIsCheckedAgainstTheVisibleDevices) {
+    const auto ok = run_shell("CUDA_VISIBLE_DEVICES=3,5 " + std::string(GPERFT_BINARY) +
+                              " perft --depth 2 --device 1 --backend cpu");
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    const auto bad = run_shell("CUDA_VISIBLE_DEVICES=3 " + std::string(GPERFT_BINARY) + " perft --depth 2 --device 1");
+    EXPECT_EQ(bad.status, 2) << bad.err;
+    EXPECT_TRUE(contains(bad.err, "--device: 1: CUDA_VISIBLE_DEVICES='3' lists 1 devices")) << bad.err;
 }
 
 TEST(Cli, SuiteReportsTheFirstFailure) {

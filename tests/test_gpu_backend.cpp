@@ -127,6 +127,41 @@ TEST(GpuBackend, CommandLineOutputsMatchCpu) {
     }
 }
 
+// gperft unique on the GPU: the CPU's output (A083276 to ply 5 included),
+// also within a small --device-memory; and a budget the device cannot hold
+// is refused before the first ply.
+TEST(GpuBackend, UniqueMatchesTheCpu) {
+    SKIP_WITHOUT_DEVICE();
+    const auto cpu = run_gperft("unique --depth 5 --json --backend cpu");
+    ASSERT_EQ(cpu.status, 0) << cpu.err;
+    EXPECT_NE(cpu.out.find("822518"), std::string::npos) << cpu.out;
+    for (const std::string extra : {"", " --device-memory 256", " --memory 64"}) {
+        const auto gpu = run_gperft("unique --depth 5 --json --backend gpu" + extra);
+        ASSERT_EQ(gpu.status, 0) << extra << ": " << gpu.err;
+        EXPECT_EQ(std::regex_replace(comparable_json(gpu.out), std::regex(R"re(, "passes": [0-9]+)re"), ""),
+                  std::regex_replace(comparable_json(cpu.out), std::regex(R"re(, "passes": [0-9]+)re"), ""))
+            << extra;
+    }
+    const auto huge = run_gperft("unique --depth 2 --backend gpu --memory 16000000");
+    EXPECT_EQ(huge.status, 2) << huge.err;
+    EXPECT_NE(huge.err.find("more than half of the"), std::string::npos) << huge.err;
+}
+
+// --device-memory bounds a perft run (arena and tables) and the counts do
+// not change; a limit above the free memory is refused.
+TEST(GpuBackend, DeviceMemoryLimitKeepsTheCounts) {
+    SKIP_WITHOUT_DEVICE();
+    const auto small = run_gperft("perft --depth 6 --backend gpu --device-memory 128 --json");
+    const auto cpu = run_gperft("perft --depth 6 --backend cpu --json");
+    ASSERT_EQ(small.status, 0) << small.err;
+    EXPECT_EQ(comparable_json(small.out), comparable_json(cpu.out));
+    const auto env = run_shell("GPERFT_DEVICE_MEMORY=128 " + std::string(GPERFT_BINARY) + " perft --depth 6 --backend gpu --json");
+    EXPECT_EQ(comparable_json(env.out), comparable_json(cpu.out)) << env.err;
+    const auto huge = run_gperft("perft --depth 3 --backend gpu --device-memory 16000000");
+    EXPECT_NE(huge.status, 0);
+    EXPECT_NE(huge.err.find("device memory of"), std::string::npos) << huge.err;
+}
+
 TEST(GpuBackend, AutoChoosesTheDevice) {
     SKIP_WITHOUT_DEVICE();
     const auto r = run_gperft("perft --depth 3 --json");

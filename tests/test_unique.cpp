@@ -3,6 +3,7 @@
 #include <set>
 
 #include "chess/stats.hpp"
+#include "gpu_perft.hpp"
 #include "json_reader.hpp"
 #include "run_process.hpp"
 #include "unique_check.hpp"
@@ -152,8 +153,13 @@ TEST(UniqueCli, Refusals) {
     const auto file = run_gperft("unique --depth 1 --emit mates /nonexistent/dir/x");
     EXPECT_EQ(file.status, 2);
     EXPECT_NE(file.err.find("--emit: cannot open /nonexistent/dir/x for writing: No such file or directory"), std::string::npos) << file.err;
+    // With a device the GPU run succeeds (test_gpu_backend compares it with
+    // the CPU); without one it is refused, saying why.
     const auto gpu = run_gperft("unique --depth 1 --backend gpu");
-    if (gpu.status != 0) {
-        EXPECT_EQ(gpu.status, 2);
+    if (gperft::gpu::status().available) {
+        EXPECT_EQ(gpu.status, 0) << gpu.err;
+    } else {
+        EXPECT_EQ(gpu.status, 2) << gpu.err;
+        EXPECT_NE(gpu.err.find("--backend gpu: " + gperft::gpu::status().message), std::string::npos) << gpu.err;
     }
 }
