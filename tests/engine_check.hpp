@@ -43,7 +43,8 @@ inline chess::u128 check_divide(const BatchEngine& engine, const chess::Position
 // at most max_nodes: the engine's divide against the CPU's, the total against
 // the file, and all those roots again as one batch per depth (mixed sides to
 // move). Returns the number of (entry, depth) pairs checked.
-inline int check_suite_divides(const BatchEngine& engine, const std::string& file, double max_nodes) {
+inline int check_suite_divides(const BatchEngine& engine, const std::string& file, double max_nodes,
+                               int max_depth = 31) {
     int checked = 0;
     std::vector<std::vector<chess::Position>> batch(32);
     std::vector<std::vector<chess::u128>> batch_expected(32);
@@ -55,7 +56,7 @@ inline int check_suite_divides(const BatchEngine& engine, const std::string& fil
             continue;  // the suite tests cover the refusals
         }
         for (const auto& [depth, expected] : e.expected) {
-            if (double(expected) > max_nodes || depth < 1 || depth >= 32) continue;
+            if (double(expected) > max_nodes || depth < 1 || depth > max_depth || depth >= 32) continue;
             const std::string where = file + " " + e.id + " (" + e.fen + ") depth " + std::to_string(depth);
             EXPECT_EQ(chess::to_string(check_divide(engine, root, depth, where)), chess::to_string(expected)) << where;
             batch[depth].push_back(root);
