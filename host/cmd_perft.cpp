@@ -65,7 +65,12 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
             obj.raw("device_hash_mb", std::to_string(deep->device_hash_mb)).cnt("host_hash_mb", deep->host_hash_mb);
             obj.str("zobrist_seed", seed_hex(deep->zobrist_seed));
         }
-        if (dist) obj.raw("ranks", std::to_string(dist->ranks)).raw("units_per_rank", units_per_rank_json(dist->units_per_rank));
+        if (dist) {
+            obj.raw("ranks", std::to_string(dist->ranks)).raw("units_per_rank", units_per_rank_json(dist->units_per_rank));
+            std::string devices = "[";
+            for (size_t i = 0; i < dist->devices.size(); ++i) devices += (i ? ", " : "") + json::quote(dist->devices[i]);
+            obj.raw("rank_devices", devices + "]");
+        }
         if (o.divide) {
             json::Object d;
             for (const auto& [m, n] : r.divide) d.cnt(chess::move_to_uci(m, root.chess960), n);

@@ -76,9 +76,14 @@ TEST(DistWire, BatchAndResultSurviveTheRoundTrip) {
 }
 
 TEST(DistWire, HelloAndFailureSurviveTheRoundTrip) {
-    const Hello h = unpack_hello(pack(Hello{Backend::Gpu, 12}));
+    const Hello h = unpack_hello(pack(Hello{Backend::Gpu, 12, "gpu NVIDIA H200 (CUDA_VISIBLE_DEVICES=3)"}));
     EXPECT_EQ(h.backend, Backend::Gpu);
     EXPECT_EQ(h.threads, 12);
+    EXPECT_EQ(h.device, "gpu NVIDIA H200 (CUDA_VISIBLE_DEVICES=3)");
+    EXPECT_EQ(unpack_hello(pack(Hello{Backend::Cpu, 1, ""})).device, "");
+    Words torn = pack(Hello{Backend::Cpu, 1, "cpu"});
+    torn.pop_back();
+    EXPECT_THROW(unpack_hello(torn), WireError);
     for (const std::string text : {"", "x", "exactly8", "no CUDA device on this node: cudaErrorNoDevice"}) {
         const Failure f = unpack_failure(pack(Failure{2, text}));
         EXPECT_EQ(f.status, 2);

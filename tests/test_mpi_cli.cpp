@@ -81,6 +81,10 @@ TEST_F(MpiCli, JsonAddsTheRanksAndTheUnitsEachCounted) {
     EXPECT_EQ(count_lines(r.out), 1) << "one JSON object, printed once: " << r.out;
     EXPECT_EQ(json_field(r.out, "nodes"), published_perft(chess::START_FEN, 5));
     EXPECT_EQ(json_field(r.out, "ranks"), std::to_string(RANKS));
+    // Each rank names what it counted on (here the CPU).
+    const size_t at = r.out.find("\"rank_devices\": [");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    EXPECT_EQ(r.out.substr(at, r.out.find(']', at) - at + 1), "\"rank_devices\": [\"cpu\", \"cpu\", \"cpu\"]") << r.out;
     const std::vector<long long> per_rank = json_array(json_field(r.out, "units_per_rank"));
     ASSERT_EQ(per_rank.size(), size_t(RANKS)) << r.out;
     long long sum = 0;

@@ -1,5 +1,7 @@
 #include "deep/engine.hpp"
 
+#include <cstdlib>
+
 #include "cpu_perft.hpp"
 #include "deep/tt_perft.hpp"
 #include "gpu_perft.hpp"
@@ -11,6 +13,12 @@ PerftEngine::PerftEngine(const EngineOptions& o) : options_(o), backend_(resolve
         keys_ = chess::build_zobrist_data(o.zobrist_seed);
         table_ = std::make_unique<PerftTable>(PerftTable::buckets_for_mb(size_t(o.hash_mb)));
     }
+}
+
+std::string PerftEngine::device_name() const {
+    if (backend_ == Backend::Cpu) return "cpu";
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    return "gpu " + gpu::status().message + (visible ? std::string(" (CUDA_VISIBLE_DEVICES=") + visible + ")" : "");
 }
 
 // The run is over: its device tables and arena go back to the device.

@@ -33,6 +33,8 @@ class PerftEngine {
 
     Backend backend() const { return backend_; }
     const char* backend_name() const { return backend_ == Backend::Gpu ? "gpu" : "cpu"; }
+    // What counts: "cpu", or "gpu <device name> (CUDA_VISIBLE_DEVICES=<its entry>)".
+    std::string device_name() const;
     // The table size in MiB actually in use on the CPU (0 on the GPU backend,
     // whose table the device owns).
     size_t cpu_table_mb() const { return table_ ? table_->bytes() >> 20 : 0; }

@@ -71,13 +71,14 @@ class Coordinator {
                 LocalWorker& local, Progress& progress)
         : s_(s), w_(w), book_(book), remaining_(remaining), dispatcher_(dispatcher), local_(local),
           progress_(progress), inflight_(size_t(s.size())), stopped_(size_t(s.size()), false),
-          backends_(size_t(s.size()), "") {
+          backends_(size_t(s.size()), ""), devices_(size_t(s.size()), "") {
         fault_ = test_fault_from_env();
     }
 
     // Every worker's hello (its backend) or failure.
-    void greet(Backend own, int own_threads) {
+    void greet(Backend own, int own_threads, const std::string& own_device) {
         backends_[0] = own == Backend::Gpu ? "gpu" : "cpu";
+        devices_[0] = own_device;
         dispatcher_.set_rank(0, own, own_threads);
         for (int r = 1; r < s_.size(); ++r) {
             const Message m = wait_message(s_, r);
@@ -88,6 +89,7 @@ class Coordinator {
             if (m.tag != TAG_HELLO) throw WireError("unexpected message from " + s_.describe(r));
             const Hello h = unpack_hello(m.words);
             backends_[size_t(r)] = h.backend == Backend::Gpu ? "gpu" : "cpu";
+            devices_[size_t(r)] = h.device;
             dispatcher_.set_rank(r, h.backend, h.threads);
         }
     }
@@ -110,6 +112,8 @@ class Coordinator {
                                          resume_hint(book_.journal_path()),
                                      failure_->status);
     }
+
+    const std::vector<std::string>& devices() const { return devices_; }
 
     std::string backend_summary() const {
         const bool same = std::all_of(backends_.begin(), backends_.end(), [&](const auto& b) { return b == backends_[0]; });
@@ -189,6 +193,7 @@ class Coordinator {
     std::vector<std::optional<std::vector<uint32_t>>> inflight_;  // per rank: the units it is counting
     std::vector<bool> stopped_;
     std::vector<std::string> backends_;
+    std::vector<std::string> devices_;
     std::optional<Failure> failure_;
     std::optional<TestFault> fault_;
 };
@@ -227,13 +232,15 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     const bool terminal = Progress::stderr_is_terminal();
     Progress progress(job->book->total(), job->book->resumed(), o.progress, terminal ? 0 : PROGRESS_LINE_SECONDS);
     std::string backend;
+    std::vector<std::string> devices;
     try {
         const StopReporter reporter(s.describe(0), resume_hint(o.journal));
         LocalWorker local(counter);
         Coordinator c(s, job->units, *job->book, remaining, dispatcher, local, progress);
-        c.greet(job->engine->backend(), o.threads);
+        c.greet(job->engine->backend(), o.threads, job->engine->device_name());
         c.run();
         backend = c.backend_summary();
+        devices = c.devices();
     } catch (const MpiError& e) {
         s.abort_job(e.what(), 3);
     } catch (const WireError& e) {
@@ -244,6 +251,7 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     DistResult r;
     r.ranks = s.size();
     r.units_per_rank = dispatcher.units_per_rank();
+    r.devices = devices;
     DeepResult& d = r.deep;
     d.zobrist_seed = o.zobrist_seed;
     d.hash_mb = job->engine->cpu_table_mb();

@@ -17,11 +17,29 @@ void expect(bool ok, const char* what) {
 
 }  // namespace
 
-Words pack(const Hello& h) { return {uint64_t(h.backend == Backend::Gpu), uint64_t(h.threads)}; }
+namespace {
+
+// Text as its length and then its bytes in whole words (zero-padded).
+void put_text(Words& w, const std::string& text) {
+    w.push_back(text.size());
+    const size_t at = w.size();
+    w.resize(at + (text.size() + 7) / 8, 0);
+    if (!text.empty()) std::memcpy(w.data() + at, text.data(), text.size());
+}
+
+}  // namespace
+
+Words pack(const Hello& h) {
+    Words w{uint64_t(h.backend == Backend::Gpu), uint64_t(h.threads)};
+    put_text(w, h.device);
+    return w;
+}
 
 Hello unpack_hello(const Words& w) {
-    expect(w.size() == 2 && w[0] <= 1, "hello");
-    return {w[0] ? Backend::Gpu : Backend::Cpu, int(w[1])};
+    expect(w.size() >= 3 && w[0] <= 1 && w[2] <= 4096 && w.size() == 3 + (w[2] + 7) / 8, "hello");
+    Hello h{w[0] ? Backend::Gpu : Backend::Cpu, int(w[1]), ""};
+    h.device.assign(reinterpret_cast<const char*>(w.data() + 3), w[2]);
+    return h;
 }
 
 Words pack(const Batch& b) {
@@ -72,9 +90,8 @@ BatchResult unpack_result(const Words& w) {
 }
 
 Words pack(const Failure& f) {
-    Words w{uint64_t(f.status), f.message.size()};
-    w.resize(2 + (f.message.size() + 7) / 8, 0);
-    std::memcpy(w.data() + 2, f.message.data(), f.message.size());
+    Words w{uint64_t(f.status)};
+    put_text(w, f.message);
     return w;
 }
 

@@ -42,7 +42,7 @@ int serve(const Session& s, int depth, const DeepOptions& o) {
     } catch (const std::exception& e) {
         return report_failure(s, {status_for(e), e.what()});
     }
-    send_words(s, 0, TAG_HELLO, pack(Hello{engine->backend(), o.threads}));
+    send_words(s, 0, TAG_HELLO, pack(Hello{engine->backend(), o.threads, engine->device_name()}));
     UnitCounter counter(*engine, *table);
     for (;;) {
         const Message m = wait_message(s, 0);
