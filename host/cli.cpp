@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "chess/io/fen.hpp"
-#include "dist/session.hpp"
 #include "gpu_perft.hpp"
 
 namespace gperft::cli {
@@ -77,13 +76,11 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
            "GPERFT_DEVICE_MEMORY, else three quarters of the free memory; given back when the run ends)")
         ->check(CLI::Range(uint64_t(64), uint64_t(1) << 24));
     // Before any CUDA call: the device becomes the only one the runtime sees
-    // (the N-th of CUDA_VISIBLE_DEVICES when that is set).
+    // (the N-th of CUDA_VISIBLE_DEVICES when that is set; under an MPI
+    // launcher a rank already sees only its node-local rank's GPU).
     app.add_option_function<int>(
            "--device",
            [](const int& n) {
-               if (dist::world().distributed())
-                   throw CLI::ValidationError("--device", "for runs of one process: under mpirun or srun each rank "
-                                                          "takes the GPU of its node-local rank");
                std::string device = std::to_string(n);
                if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
                    std::vector<std::string> list;
@@ -97,7 +94,7 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
                }
                setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
            },
-           "GPU to run on, 0 the first (default 0; under an MPI launcher each rank takes its node-local rank's)")
+           "GPU to run on, 0 the first (default 0; under an MPI launcher each rank sees only its node-local rank's)")
         ->check(CLI::Range(0, 1023));
     return backend_option;
 }

@@ -25,8 +25,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fen = chess::START_FEN;
     }
     try {
-        const chess::Position p = gperft::cli::position_from(fen, moves);
-        if (!(chess::parse_fen(chess::to_fen(p)) == p)) std::abort();
+        const chess::Position p = gperft::cli::position_from(fen, moves, false);
+        // A Chess960 position whose remaining rights look like standard
+        // chess's reads back in standard mode: the mode is the caller's.
+        chess::Position q = chess::parse_fen(chess::to_fen(p));
+        if (p.chess960) q.chess960 = 1;
+        if (!(q == p)) std::abort();
+        q = chess::parse_fen(chess::to_fen(p, chess::CastlingNotation::Shredder));
+        if (p.chess960) q.chess960 = 1;
+        if (!(q == p)) std::abort();
     } catch (const std::invalid_argument& e) {
         if (std::string(e.what()).empty()) std::abort();
     }
