@@ -126,6 +126,16 @@ std::string square_name(int sq) {
 
 namespace {
 
+// The file of colour c's king on its first rank, or -1 (the last one found
+// when a malformed board has several: the king count refuses those).
+int back_rank_king_file(const Piece board[64], Color c) {
+    const int rank = c == WHITE ? 0 : 7;
+    int king = -1;
+    for (int f = 0; f < 8; ++f)
+        if (board[make_square(f, rank)] == make_piece(c, KING)) king = f;
+    return king;
+}
+
 // Problems readable from the board alone (more than 16 pieces a side, pawns
 // on the back ranks, castling rooks), plus the side not to move being in check when `checkable` (a
 // position with one king each) is given; in generation_problems' order.
@@ -156,9 +166,7 @@ std::vector<std::string> board_problems(const Piece board[64], Bitboard castle_r
     // these fire for positions built otherwise).
     for (Color c : {WHITE, BLACK}) {
         const int rank = c == WHITE ? 0 : 7;
-        int king = -1;
-        for (int f = 0; f < 8; ++f)
-            if (board[make_square(f, rank)] == make_piece(c, KING)) king = f;
+        const int king = back_rank_king_file(board, c);
         int sides[2] = {0, 0};
         for (Bitboard b = castle_rooks & (c == WHITE ? RANK_1 : RANK_8); b;) {
             const int sq = pop_lsb(b);
@@ -190,9 +198,7 @@ std::string resolve_castling(const Piece board[64], const std::vector<CastlingTo
         const std::string right = std::string("castling right '") + t.letter + "'";
         const int rank = t.c == WHITE ? 0 : 7;
         const Piece rook = make_piece(t.c, ROOK);
-        int king = -1;
-        for (int f = 0; f < 8; ++f)
-            if (board[make_square(f, rank)] == make_piece(t.c, KING)) king = f;
+        const int king = back_rank_king_file(board, t.c);
         if (king < 0)
             return right + " but the " + COLOR_NAME[t.c] + " king is not on rank " + std::to_string(rank + 1);
         int file = t.file;
