@@ -35,6 +35,7 @@ struct UniqueOptions {
     Backend backend = Backend::Auto;
     int threads = 0;
     uint64_t memory_mb = 0;
+    int passes = 1;
     std::vector<std::string> reach;
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
@@ -120,6 +121,7 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
     fo.budget_bytes = o.memory_mb << 20;
     fo.threads = threads_of(s, o);
     fo.memory_sharers = s.local_size();
+    fo.passes = o.passes;
     return dist::on_every_rank(s, [&] {
         gpu = resolve_backend(o.backend) == Backend::Gpu;
         // A host budget the machine cannot give would end in an allocation
@@ -129,7 +131,8 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
             throw std::invalid_argument("--memory " + std::to_string(o.memory_mb) + " MiB is more than the " +
                                         std::to_string(free_mb) + " MiB free" +
                                         (s.local_size() > 1 ? " to each rank of this machine" : ""));
-        return gpu ? frontier::make_gpu_engine(fo) : frontier::make_host_engine(fo);
+        if (!gpu && o.memory_mb == 0) fo.budget_bytes = uint64_t(double(free_mb) * 0.6) << 20;
+        return gpu ? frontier::make_gpu_engine(fo) : frontier::make_cpu_engine(fo);
     });
 }
 
@@ -159,9 +162,11 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
     UniqueResult r;
     bool gpu = false;
     frontier::Frontier final_part;
+    // The last ply's positions are kept only for what needs them.
+    const bool keep_final = o.dead_search || !o.emit.empty() || !o.reach.empty();
     {
         const std::unique_ptr<frontier::Engine> engine = make_engine(s, o, gpu);
-        r.plies = dist::unique_over_ranks(s, *engine, root, o.depth, &final_part);
+        r.plies = dist::unique_over_ranks(s, *engine, root, o.depth, keep_final ? &final_part : nullptr);
     }
     finish(s, o, final_part, r);
     r.backend = dist::backend_over_ranks(s, gpu);
@@ -256,9 +261,13 @@ Command setup_unique(CLI::App& app) {
     add_backend_option(*sub, o->backend);
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     sub->add_option("--memory", o->memory_mb,
-                    "Working memory for one ply's children, in MiB; past it the ply runs in several passes "
-                    "(default: a quarter of RAM, or half the GPU's free memory)")
+                    "Memory in MiB: on the CPU for the frontiers and their tables, on the GPU for one ply's "
+                    "children; past it a ply runs in several passes (default: 60% of the free memory, or half "
+                    "the GPU's)")
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 24));
+    sub->add_option("--passes", o->passes,
+                    "CPU: split each ply into at least this many passes by hash (the counts do not change)")
+        ->check(CLI::Range(1, 4096));
     sub->add_option("--reach", o->reach, "Print how many move paths of length depth end in this position (repeatable)")
         ->check(fen_validator());
     sub->add_option("--emit", o->emit,

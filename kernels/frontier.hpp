@@ -1,9 +1,11 @@
-// Distinct positions per ply: a sorted frontier of (position, multiplicity)
-// pairs, expanded one ply at a time and deduplicated by sort + reduce_by_key
-// (Thrust). One source runs on the host (Thrust's OpenMP or C++ system) and on
-// the GPU (CUDA system); this header is plain C++ for host/ to call. One
-// process repeats the per-ply step; a distributed run adds an exchange of
-// the new frontier between processes inside it (host/dist/dist_unique).
+// Distinct positions per ply: a frontier of (position, multiplicity) pairs,
+// expanded one ply at a time, equal positions merged. Two engines hold it:
+// the CPU's (packed positions in hash-partitioned tables, frontier_cpu.cpp)
+// and the GPU pipeline's (sort + reduce_by_key in Thrust, frontier_impl.cuh),
+// whose one source also runs on the host with Thrust's OpenMP or C++ system.
+// This header is plain C++ for host/ to call. One process repeats the
+// per-ply step; a distributed run adds an exchange of the new frontier
+// between processes inside it (host/dist/dist_unique).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,8 @@ struct PlyCounts {
     uint64_t in_check = 0, checkmates = 0, stalemates = 0;
     uint64_t insufficient = 0;  // dead by material (insufficient material), mates and stalemates apart
     chess::u128 check_paths = 0, checkmate_paths = 0, stalemate_paths = 0, insufficient_paths = 0;
+    // Positions where an e.p. capture is legal, and where a castling right is kept.
+    uint64_t en_passant = 0, castling = 0;
     int passes = 1;  // partitions the ply's children were split into
 };
 
@@ -37,10 +41,13 @@ struct Frontier {
 };
 
 struct Options {
-    // Working memory for one ply's children (bytes): past it, the children
-    // are split by hash into several passes. The frontiers are not counted.
-    // 0: a quarter of the host's memory, or half the GPU's free memory.
+    // Working memory (bytes): past it, a ply's children are split by hash
+    // into several passes. The CPU engine counts the frontiers in it, the
+    // GPU pipeline only one ply's children. 0: half the host's memory for
+    // the CPU engine, a quarter for the host pipeline, half the GPU's free
+    // memory for the GPU.
     uint64_t budget_bytes = 0;
+    int passes = 1;  // the CPU engine: at least this many passes per ply
     int threads = 0;  // host threads (<= 0: all)
     // Processes sharing this machine's memory (ranks on a node): the default
     // host budget is divided among them. (Each rank has a GPU of its own.)
@@ -66,10 +73,18 @@ class Engine {
     virtual int expand() = 0;
     // The frontier's counts, as ply `ply` expanded in `passes` passes.
     virtual PlyCounts classify(int ply, int passes) const = 0;
+    // Expands and classifies the last ply, keeping none of it (the frontier
+    // held is then empty): an engine may classify each pass and drop it.
+    virtual PlyCounts expand_last(int ply) {
+        const int passes = expand();
+        return classify(ply, passes);
+    }
 };
 
-// The host engine (Thrust's OpenMP or C++ system).
-std::unique_ptr<Engine> make_host_engine(const Options& o);
+// The CPU engine (threads over packed positions and hash tables).
+std::unique_ptr<Engine> make_cpu_engine(const Options& o);
+// The GPU pipeline's algorithm on the host (Thrust's OpenMP or C++ system).
+std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o);
 // The GPU engine; throws std::runtime_error when no device is usable.
 std::unique_ptr<Engine> make_gpu_engine(const Options& o);
 
@@ -100,11 +115,8 @@ std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int dept
                                  Frontier* final_ply);
 
 // Distinct positions after each ply 0..depth from root, in one process on
-// the host.
-std::vector<PlyCounts> unique_host(const chess::Position& root, int depth, const Options& o, Frontier* final_ply);
-
-// The same on the GPU; throws std::runtime_error when no device is usable.
-std::vector<PlyCounts> unique_gpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply);
+// the CPU engine.
+std::vector<PlyCounts> unique_cpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply);
 
 // The quick facts of single positions, for the analyzer's batch mode: the
 // number of legal moves and whether the side to move is in check. Each

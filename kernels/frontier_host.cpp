@@ -45,7 +45,7 @@ struct HostSystem {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_host_engine(const Options& o) {
+std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o) {
 #ifdef GPERFT_FRONTIER_OMP
     if (o.threads > 0) omp_set_num_threads(o.threads);
 #endif

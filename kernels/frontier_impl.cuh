@@ -119,7 +119,7 @@ struct InPartition {
 
 // Per-ply classification, summed over the frontier.
 struct Tally {
-    uint64_t distinct = 0, in_check = 0, mates = 0, stalemates = 0, insufficient = 0;
+    uint64_t distinct = 0, in_check = 0, mates = 0, stalemates = 0, insufficient = 0, en_passant = 0, castling = 0;
     uint64_t paths = 0, check_paths = 0, mate_paths = 0, stalemate_paths = 0, insufficient_paths = 0;
 };
 
@@ -131,6 +131,8 @@ struct TallyPlus {
         t.mates = a.mates + b.mates;
         t.stalemates = a.stalemates + b.stalemates;
         t.insufficient = a.insufficient + b.insufficient;
+        t.en_passant = a.en_passant + b.en_passant;
+        t.castling = a.castling + b.castling;
         t.paths = a.paths + b.paths;
         t.check_paths = a.check_paths + b.check_paths;
         t.mate_paths = a.mate_paths + b.mate_paths;
@@ -155,6 +157,7 @@ struct ClassifyFn {
         r.mates = check && !moves, r.mate_paths = r.mates ? n : 0;
         r.stalemates = !check && !moves, r.stalemate_paths = r.stalemates ? n : 0;
         r.insufficient = dead, r.insufficient_paths = dead ? n : 0;
+        r.en_passant = p.ep != chess::SQ_NONE, r.castling = p.castle_rooks != 0;
         return r;
     }
 };
@@ -227,6 +230,7 @@ class Pipeline : public Engine {
         c.in_check = t.in_check, c.checkmates = t.mates, c.stalemates = t.stalemates, c.insufficient = t.insufficient;
         c.check_paths = t.check_paths, c.checkmate_paths = t.mate_paths;
         c.stalemate_paths = t.stalemate_paths, c.insufficient_paths = t.insufficient_paths;
+        c.en_passant = t.en_passant, c.castling = t.castling;
         return c;
     }
 

@@ -38,6 +38,10 @@ std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int dept
     }))};
     Frontier part;  // in a distributed run, between expansion and classification
     for (int ply = 1; ply <= depth; ++ply) {
+        if (!x && !final_ply && ply == depth) {  // nothing of the last ply is kept
+            plies.push_back(engine.expand_last(ply));
+            break;
+        }
         const int passes = own_work(x, ply, [&] {
             const int p = engine.expand();
             if (x) engine.take(part);
@@ -57,12 +61,8 @@ std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int dept
     return plies;
 }
 
-std::vector<PlyCounts> unique_host(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
-    return run_plies(*make_host_engine(o), root_frontier(root), depth, nullptr, final_ply);
-}
-
-std::vector<PlyCounts> unique_gpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
-    return run_plies(*make_gpu_engine(o), root_frontier(root), depth, nullptr, final_ply);
+std::vector<PlyCounts> unique_cpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
+    return run_plies(*make_cpu_engine(o), root_frontier(root), depth, nullptr, final_ply);
 }
 
 }  // namespace gperft::frontier

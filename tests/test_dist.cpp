@@ -309,9 +309,9 @@ TEST(DistUnique, TheExchangeStepOnOneRankChangesNothing) {
     frontier::Options o;
     o.threads = 1;
     frontier::Frontier plain, exchanged;
-    const auto a = frontier::run_plies(*frontier::make_host_engine(o), frontier::root_frontier(root), 3, nullptr, &plain);
+    const auto a = frontier::run_plies(*frontier::make_cpu_engine(o), frontier::root_frontier(root), 3, nullptr, &plain);
     const auto x = make_rank_exchange(world());
-    const auto b = frontier::run_plies(*frontier::make_host_engine(o), frontier::root_frontier(root), 3, x.get(), &exchanged);
+    const auto b = frontier::run_plies(*frontier::make_cpu_engine(o), frontier::root_frontier(root), 3, x.get(), &exchanged);
     ASSERT_EQ(a.size(), 4u);
     ASSERT_EQ(b.size(), a.size());
     for (size_t ply = 0; ply < a.size(); ++ply) {

@@ -74,7 +74,7 @@ TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
     const std::map<int, std::string> distinct = distinct_positions_per_ply();
     // `gperft unique`'s own single-process engine, on rank 0: another reference.
     std::vector<frontier::PlyCounts> unique;
-    if (s.rank() == 0) unique = frontier::unique_host(parse_fen(START_FEN), 5, {}, nullptr);
+    if (s.rank() == 0) unique = frontier::unique_cpu(parse_fen(START_FEN), 5, {}, nullptr);
     frontier::Frontier part;
     if (s.rank() == 0) part = {{parse_fen(START_FEN)}, {1}};  // the others start empty
     for (int ply = 1; ply <= 5; ++ply) {
@@ -119,8 +119,8 @@ TEST(MpiFrontier, PerPlyStepOverRanksEqualsOneProcess) {
     frontier::Options o;
     o.threads = 1;
     frontier::Frontier one, part;
-    const std::vector<frontier::PlyCounts> single = frontier::unique_host(root, 3, o, &one);
-    const std::vector<frontier::PlyCounts> over_ranks = unique_over_ranks(s, *frontier::make_host_engine(o), root, 3, &part);
+    const std::vector<frontier::PlyCounts> single = frontier::unique_cpu(root, 3, o, &one);
+    const std::vector<frontier::PlyCounts> over_ranks = unique_over_ranks(s, *frontier::make_cpu_engine(o), root, 3, &part);
     ASSERT_EQ(over_ranks.size(), single.size());
     for (size_t ply = 0; ply < single.size(); ++ply) {
         const frontier::PlyCounts &a = single[ply], &b = over_ranks[ply];

@@ -2,6 +2,8 @@
 // independent enumeration, --reach and --emit.
 #include <set>
 
+#include "chess/packed_position.hpp"
+
 #include "chess/stats.hpp"
 #include "gpu_perft.hpp"
 #include "json_reader.hpp"
@@ -10,66 +12,185 @@
 
 using namespace gperft;
 
-TEST(Unique, ReproducesA083276ToPly5) {
-    const auto terms = a083276();
-    frontier::Options o;
-    const auto plies = frontier::unique_host(chess::parse_fen(chess::START_FEN), 5, o, nullptr);
-    ASSERT_EQ(plies.size(), 6u);
-    for (const auto& p : plies) EXPECT_EQ(p.distinct, terms.at(p.ply)) << "ply " << p.ply;
+namespace {
+
+// The engines that hold a frontier on the host: the CPU's, and the GPU
+// pipeline's algorithm run with Thrust's host system.
+struct NamedEngine {
+    const char* name;
+    std::unique_ptr<frontier::Engine> (*make)(const frontier::Options&);
+};
+const NamedEngine ENGINES[] = {{"cpu", frontier::make_cpu_engine}, {"host pipeline", frontier::make_host_pipeline_engine}};
+
+std::vector<frontier::PlyCounts> run(const NamedEngine& e, const chess::Position& root, int depth,
+                                     const frontier::Options& o, frontier::Frontier* final_ply) {
+    return frontier::run_plies(*e.make(o), frontier::root_frontier(root), depth, nullptr, final_ply);
 }
 
-// A budget far too small for one pass splits the plies into many passes; the
-// counts and the final frontier must not change.
-TEST(Unique, MultiPassGivesTheSameFrontier) {
-    const chess::Position root = chess::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    frontier::Options big, tiny;
-    tiny.budget_bytes = 1;
-    frontier::Frontier a, b;
-    const auto one = frontier::unique_host(root, 3, big, &a);
-    const auto many = frontier::unique_host(root, 3, tiny, &b);
-    EXPECT_EQ(one.back().passes, 1);
-    EXPECT_GT(many.back().passes, 4);
-    for (size_t i = 0; i < one.size(); ++i) {
-        EXPECT_EQ(one[i].distinct, many[i].distinct) << "ply " << i;
-        EXPECT_EQ(chess::to_string(one[i].paths), chess::to_string(many[i].paths)) << "ply " << i;
+PathCounts by_key(const frontier::Frontier& f) {
+    PathCounts out;
+    for (size_t i = 0; i < f.positions.size(); ++i) {
+        const auto [it, fresh] = out.insert({position_key(f.positions[i]), {f.positions[i], f.counts[i]}});
+        EXPECT_TRUE(fresh) << "twice in one frontier: " << chess::to_fen(f.positions[i]);
     }
-    PathCounts pa, pb;
-    for (size_t i = 0; i < a.positions.size(); ++i) pa[position_key(a.positions[i])] = {a.positions[i], a.counts[i]};
-    for (size_t i = 0; i < b.positions.size(); ++i) pb[position_key(b.positions[i])] = {b.positions[i], b.counts[i]};
-    EXPECT_TRUE(pa == pb);
+    return out;
+}
+
+void expect_same_plies(const std::vector<frontier::PlyCounts>& a, const std::vector<frontier::PlyCounts>& b,
+                       const std::string& what) {
+    ASSERT_EQ(a.size(), b.size()) << what;
+    for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].distinct, b[i].distinct) << what << ", ply " << i;
+        EXPECT_EQ(chess::to_string(a[i].paths), chess::to_string(b[i].paths)) << what << ", ply " << i;
+        EXPECT_EQ(a[i].in_check, b[i].in_check) << what << ", ply " << i;
+        EXPECT_EQ(a[i].checkmates, b[i].checkmates) << what << ", ply " << i;
+        EXPECT_EQ(a[i].stalemates, b[i].stalemates) << what << ", ply " << i;
+        EXPECT_EQ(a[i].insufficient, b[i].insufficient) << what << ", ply " << i;
+        EXPECT_EQ(a[i].en_passant, b[i].en_passant) << what << ", ply " << i;
+        EXPECT_EQ(a[i].castling, b[i].castling) << what << ", ply " << i;
+        EXPECT_EQ(chess::to_string(a[i].checkmate_paths), chess::to_string(b[i].checkmate_paths)) << what << ", ply " << i;
+    }
+}
+
+}  // namespace
+
+// Ply 6 (9,417,681) on the CPU engine in two passes and on the host
+// pipeline, which agree on every class.
+TEST(Unique, ReproducesA083276ToPly6OnBothEngines) {
+    const auto terms = a083276();
+    frontier::Options two;
+    two.passes = 2;
+    const chess::Position start = chess::parse_fen(chess::START_FEN);
+    const auto cpu = frontier::unique_cpu(start, 6, two, nullptr);
+    ASSERT_EQ(cpu.size(), 7u);
+    for (const auto& p : cpu) EXPECT_EQ(p.distinct, terms.at(p.ply)) << "ply " << p.ply;
+    EXPECT_EQ(cpu[6].passes, 2);
+    EXPECT_EQ(chess::to_string(cpu[6].paths), "119060324");  // perft(6)
+    const auto pipeline =
+        frontier::run_plies(*frontier::make_host_pipeline_engine({}), frontier::root_frontier(start), 6, nullptr, nullptr);
+    expect_same_plies(cpu, pipeline, "cpu against host pipeline");
+}
+
+
+// Every pass count (forced, or forced by a budget far too small for one
+// pass) gives the same plies and the same final frontier, on both engines,
+// and with the last ply kept or only counted.
+TEST(Unique, EveryPassCountGivesTheSameAnswer) {
+    const chess::Position root = chess::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    frontier::Options one;
+    frontier::Frontier reference;
+    const auto expected = run(ENGINES[0], root, 3, one, &reference);
+    EXPECT_EQ(expected.back().passes, 1);
+    for (int passes : {2, 3, 8, 64}) {
+        frontier::Options o;
+        o.passes = passes;
+        frontier::Frontier f;
+        const auto plies = run(ENGINES[0], root, 3, o, &f);
+        expect_same_plies(expected, plies, std::to_string(passes) + " passes");
+        EXPECT_EQ(plies.back().passes, passes);
+        EXPECT_TRUE(by_key(f) == by_key(reference)) << passes << " passes";
+        expect_same_plies(expected, run(ENGINES[0], root, 3, o, nullptr), std::to_string(passes) + " passes, not kept");
+    }
+    frontier::Options tiny;
+    tiny.budget_bytes = 1;
+    frontier::Frontier f;
+    const auto plies = run(ENGINES[1], root, 3, tiny, &f);
+    EXPECT_GT(plies.back().passes, 4);
+    expect_same_plies(expected, plies, "host pipeline, tiny budget");
+    EXPECT_TRUE(by_key(f) == by_key(reference));
+}
+
+// The CPU engine's budget holds the frontiers: one too small for them is
+// refused, naming the sizes.
+TEST(Unique, CpuBudgetTooSmallIsRefused) {
+    frontier::Options o;
+    o.budget_bytes = uint64_t(16) << 20;
+    try {
+        frontier::unique_cpu(chess::parse_fen(chess::START_FEN), 6, o, nullptr);  // ply 5 alone is 25 MiB
+        FAIL() << "a 16 MiB budget was accepted";
+    } catch (const frontier::BudgetTooSmall& e) {
+        EXPECT_NE(std::string(e.what()).find("--memory 16 MiB cannot hold this ply's frontiers"), std::string::npos)
+            << e.what();
+    }
 }
 
 // The frontier against a depth-first enumeration (a std::map of canonical
-// positions), and its classes against the perft statistics.
+// positions), and its classes against the perft statistics, on both engines.
 TEST(Unique, AgreesWithEnumerationAndStatistics) {
     for (const char* fen : {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
                             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
                             "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1",
+                            "rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                             // Chess960 castling, which transposes with rook and king moves
                             "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", "rk6/8/8/8/8/8/8/RK4R1 w GA - 0 1"}) {
         const chess::Position root = chess::parse_fen(fen);
-        frontier::Frontier f;
-        const auto plies = frontier::unique_host(root, 3, frontier::Options{}, &f);
         PathCounts expected;
         enumerate(root, 3, expected);
-        ASSERT_EQ(f.positions.size(), expected.size()) << fen;
-        for (size_t i = 0; i < f.positions.size(); ++i) {
-            const auto it = expected.find(position_key(f.positions[i]));
-            ASSERT_NE(it, expected.end()) << fen << ": " << chess::to_fen(f.positions[i]);
-            EXPECT_EQ(f.counts[i], it->second.second) << chess::to_fen(f.positions[i]);
-        }
-        chess::PerftStats rows[3];
-        chess::perft_stats(root, chess::host_attacks(), 3, rows);
-        for (int d = 1; d <= 3; ++d) {
-            EXPECT_EQ(chess::to_string(plies[d].paths), chess::to_string(rows[d - 1].c[chess::STAT_NODES])) << fen;
-            EXPECT_EQ(chess::to_string(plies[d].checkmate_paths), chess::to_string(rows[d - 1].checkmates())) << fen;
-            EXPECT_EQ(chess::to_string(plies[d].stalemate_paths), chess::to_string(rows[d - 1].c[chess::STAT_STALEMATES]))
-                << fen;
-            EXPECT_EQ(chess::to_string(plies[d].check_paths),
-                      chess::to_string(rows[d - 1].checks_without_mate() + rows[d - 1].checkmates()))
-                << fen;
+        uint64_t en_passant = 0, castling = 0;
+        for (const auto& [key, entry] : expected)
+            en_passant += entry.first.ep != chess::SQ_NONE, castling += entry.first.castle_rooks != 0;
+        for (const NamedEngine& e : ENGINES) {
+            frontier::Frontier f;
+            const auto plies = run(e, root, 3, frontier::Options{}, &f);
+            ASSERT_EQ(f.positions.size(), expected.size()) << e.name << ": " << fen;
+            for (size_t i = 0; i < f.positions.size(); ++i) {
+                const auto it = expected.find(position_key(f.positions[i]));
+                ASSERT_NE(it, expected.end()) << e.name << ": " << fen << ": " << chess::to_fen(f.positions[i]);
+                EXPECT_TRUE(f.positions[i] == it->second.first) << e.name << ": " << chess::to_fen(f.positions[i]);
+                EXPECT_EQ(f.counts[i], it->second.second) << e.name << ": " << chess::to_fen(f.positions[i]);
+            }
+            EXPECT_EQ(plies[3].en_passant, en_passant) << e.name << ": " << fen;
+            EXPECT_EQ(plies[3].castling, castling) << e.name << ": " << fen;
+            chess::PerftStats rows[3];
+            chess::perft_stats(root, chess::host_attacks(), 3, rows);
+            for (int d = 1; d <= 3; ++d) {
+                EXPECT_EQ(chess::to_string(plies[d].paths), chess::to_string(rows[d - 1].c[chess::STAT_NODES])) << fen;
+                EXPECT_EQ(chess::to_string(plies[d].checkmate_paths), chess::to_string(rows[d - 1].checkmates())) << fen;
+                EXPECT_EQ(chess::to_string(plies[d].stalemate_paths),
+                          chess::to_string(rows[d - 1].c[chess::STAT_STALEMATES]))
+                    << fen;
+                EXPECT_EQ(chess::to_string(plies[d].check_paths),
+                          chess::to_string(rows[d - 1].checks_without_mate() + rows[d - 1].checkmates()))
+                    << fen;
+            }
         }
     }
+}
+
+// The packed form: unpack(pack(p)) is p for every canonical position met,
+// and two positions pack alike exactly when FIDE 9.2 calls them the same
+// (the enumeration's key, e.p. square as canonical() keeps it).
+TEST(PackedPosition, RoundTripAndIdentity) {
+    std::map<std::tuple<uint64_t, uint64_t, uint64_t>, decltype(position_key(chess::Position{}))> seen;
+    size_t positions = 0, with_ep = 0, with_castling = 0, black = 0;
+    for (const char* fen : {chess::START_FEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1",
+                            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                            "rk6/8/8/8/8/8/8/RK4R1 w GA - 0 1"}) {
+        const chess::Position root = chess::parse_fen(fen);
+        PathCounts all;
+        enumerate(root, 3, all);
+        for (const auto& [key, entry] : all) {
+            const chess::Position& p = entry.first;
+            const chess::PackedPosition k = chess::pack(p);
+            const chess::Position back = chess::unpack(k, p.chess960);
+            ASSERT_TRUE(back == p) << chess::to_fen(p) << " came back as " << chess::to_fen(back);
+            const auto [it, fresh] = seen.insert({{k.occupied, k.men[0], k.men[1]}, key});
+            EXPECT_TRUE(fresh || it->second == key) << "two positions pack alike: " << chess::to_fen(p);
+            ++positions, with_ep += p.ep != chess::SQ_NONE, with_castling += p.castle_rooks != 0, black += p.stm;
+        }
+    }
+    EXPECT_EQ(seen.size(), positions);  // (a position is in one enumeration once)
+    EXPECT_GT(with_ep, 0u);
+    EXPECT_GT(with_castling, 0u);
+    EXPECT_GT(black, 0u);
+    // The side to move and the e.p. square are part of the identity.
+    const chess::Position a = chess::canonical(chess::parse_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"), chess::host_attacks());
+    const chess::Position b = chess::canonical(chess::parse_fen("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1"), chess::host_attacks());
+    const chess::Position c = chess::canonical(chess::parse_fen("4k3/8/8/3pP3/8/8/8/4K3 b - - 0 1"), chess::host_attacks());
+    EXPECT_FALSE(chess::pack(a) == chess::pack(b));
+    EXPECT_FALSE(chess::pack(b) == chess::pack(c));
+    EXPECT_TRUE(chess::unpack(chess::pack(c), false) == c);
 }
 
 namespace {
