@@ -16,6 +16,7 @@
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
 #include "deep/deep_perft.hpp"
+#include "deep/progress.hpp"
 #include "dist/dist_perft.hpp"
 #include "dist/dist_unique.hpp"
 #include "dist/faults.hpp"
@@ -24,6 +25,7 @@
 #include "json.hpp"
 #include "parallel.hpp"
 #include "text_table.hpp"
+#include "unique_journal.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -36,6 +38,8 @@ struct UniqueOptions {
     int threads = 0;
     uint64_t memory_mb = 0;
     int passes = 1;
+    std::string journal;
+    bool journal_given = false;
     std::vector<std::string> reach;
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
@@ -108,6 +112,7 @@ struct UniqueResult {
     uint64_t searched_dead = 0, unknown = 0;
     std::vector<std::pair<std::string, uint64_t>> reached;
     std::string backend;
+    std::optional<size_t> passes_resumed;  // with --journal: the last ply's passes found done
 };
 
 // One process alone takes every core by default, a rank its share.
@@ -116,14 +121,24 @@ int threads_of(const dist::Session& s, const UniqueOptions& o) {
 }
 
 // The engine of this rank's backend (on every rank: one may lack the GPU).
-std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const UniqueOptions& o, bool& gpu) {
+std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const UniqueOptions& o, bool& gpu,
+                                              UniqueJournal* journal, std::optional<Progress>* bar) {
     frontier::Options fo;
+    fo.pass_log = journal;
+    // On a terminal, a bar per ply: parent expansions of its passes, the
+    // children per second, and the ETA of the ply.
+    if (!s.distributed() && Progress::stderr_is_terminal())
+        fo.progress = [bar](uint64_t done, uint64_t total, uint64_t children) {
+            if (!*bar || total != (*bar)->total()) bar->emplace(total, 0, true);
+            (*bar)->update(done, children);
+        };
     fo.budget_bytes = o.memory_mb << 20;
     fo.threads = threads_of(s, o);
     fo.memory_sharers = s.local_size();
     fo.passes = o.passes;
     return dist::on_every_rank(s, [&] {
         gpu = resolve_backend(o.backend) == Backend::Gpu;
+        if (gpu && journal) throw std::invalid_argument("--journal: only the CPU backend keeps a journal of unique");
         // A host budget the machine cannot give would end in an allocation
         // failure mid-run: refused up front (the GPU's is checked there).
         const size_t free_mb = available_memory_mb() / size_t(std::max(s.local_size(), 1));
@@ -164,8 +179,19 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
     frontier::Frontier final_part;
     // The last ply's positions are kept only for what needs them.
     const bool keep_final = o.dead_search || !o.emit.empty() || !o.reach.empty();
+    std::optional<UniqueJournal> journal;
+    if (!o.journal.empty() || o.journal_given) {
+        if (s.distributed()) throw std::invalid_argument("--journal: a distributed unique keeps no journal");
+        if (keep_final) throw std::invalid_argument("--journal cannot be combined with --reach, --emit or --dead");
+        journal.emplace(o.journal, chess::to_fen(root, o.notation), root.chess960, o.depth);
+        r.passes_resumed = journal->finished_count();
+        if (journal->passes())
+            std::fprintf(stderr, "gperft: resuming from journal %s: %zu of the last ply's %d passes done\n",
+                         o.journal.c_str(), journal->finished_count(), journal->passes());
+    }
     {
-        const std::unique_ptr<frontier::Engine> engine = make_engine(s, o, gpu);
+        std::optional<Progress> bar;  // cleared before anything is printed
+        const std::unique_ptr<frontier::Engine> engine = make_engine(s, o, gpu, journal ? &*journal : nullptr, &bar);
         r.plies = dist::unique_over_ranks(s, *engine, root, o.depth, keep_final ? &final_part : nullptr);
     }
     finish(s, o, final_part, r);
@@ -181,6 +207,7 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
         row.cnt("in_check", p.in_check).cnt("checkmates", p.checkmates).cnt("stalemates", p.stalemates);
         row.cnt("dead", p.insufficient).cnt("check_paths", p.check_paths).cnt("checkmate_paths", p.checkmate_paths);
         row.cnt("stalemate_paths", p.stalemate_paths).cnt("dead_paths", p.insufficient_paths);
+        row.cnt("en_passant", p.en_passant).cnt("castling", p.castling);
         row.raw("passes", std::to_string(p.passes));
         rows += (rows.empty() ? "" : ", ") + row.text();
     }
@@ -188,6 +215,7 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
     obj.str("fen", chess::to_fen(root, o.notation)).raw("depth", std::to_string(o.depth)).str("backend", r.backend);
     obj.num("seconds", seconds).raw("plies", "[" + rows + "]");
     if (o.dead_search) obj.cnt("dead_searched", r.searched_dead).cnt("dead_unknown", r.unknown);
+    if (r.passes_resumed) obj.raw("passes_resumed", std::to_string(*r.passes_resumed));
     if (!r.reached.empty()) {
         json::Object reach;
         for (const auto& [fen, n] : r.reached) reach.cnt(fen, n);
@@ -197,11 +225,12 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
 }
 
 void print_text(const UniqueOptions& o, const UniqueResult& r) {
-    TextTable table({"ply", "distinct", "paths", "in check", "checkmates", "stalemates", "dead", "passes"});
+    TextTable table(
+        {"ply", "distinct", "paths", "in check", "checkmates", "stalemates", "dead", "e.p.", "castling", "passes"});
     for (const auto& p : r.plies)
         table.add({std::to_string(p.ply), std::to_string(p.distinct), chess::to_string(p.paths), std::to_string(p.in_check),
                    std::to_string(p.checkmates), std::to_string(p.stalemates), std::to_string(p.insufficient),
-                   std::to_string(p.passes)});
+                   std::to_string(p.en_passant), std::to_string(p.castling), std::to_string(p.passes)});
     table.print(std::cout);
     if (o.dead_search)
         std::cout << "dead at ply " << o.depth << " with the helpmate search: " << r.searched_dead << " (" << r.unknown
@@ -268,6 +297,10 @@ Command setup_unique(CLI::App& app) {
     sub->add_option("--passes", o->passes,
                     "CPU: split each ply into at least this many passes by hash (the counts do not change)")
         ->check(CLI::Range(1, 4096));
+    sub->add_option("--journal", o->journal,
+                    "CPU: keep the last ply's finished passes in this file; the same command run again resumes a "
+                    "killed run there (the plies before the last are computed again)")
+        ->each([o](const std::string&) { o->journal_given = true; });
     sub->add_option("--reach", o->reach, "Print how many move paths of length depth end in this position (repeatable)")
         ->check(fen_validator());
     sub->add_option("--emit", o->emit,

@@ -14,6 +14,7 @@
 
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "deep/journal.hpp"
 #include "dist/session.hpp"
 #include "frontier.hpp"
 #include "suite.hpp"
@@ -77,6 +78,8 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
     } catch (const gperft::SuiteError& e) {
         input_error(session, e.what());
     } catch (const gperft::frontier::BudgetTooSmall& e) {
+        input_error(session, e.what());
+    } catch (const gperft::JournalError& e) {
         input_error(session, e.what());
     } catch (const std::invalid_argument& e) {
         input_error(session, e.what());

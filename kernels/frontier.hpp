@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,25 @@ struct Frontier {
     std::vector<uint64_t> counts;
 };
 
+// Keeps the last ply's finished passes (the CPU engine), so that a run
+// killed midway resumes without redoing them.
+class PassLog {
+   public:
+    virtual ~PassLog() = default;
+    // The pass count of the run being resumed; 0 when the engine chooses.
+    virtual int passes() const = 0;
+    // Called with the pass count before the first pass.
+    virtual void start(int passes) = 0;
+    // The counts of a pass finished before (ply and passes fields unset), or null.
+    virtual const PlyCounts* finished(int pass) const = 0;
+    virtual void record(int pass, const PlyCounts& counts) = 0;
+};
+
+// A ply's counts as 128-bit numbers in a fixed order (ply and passes
+// apart), and back: for sums over processes and for journals.
+std::vector<chess::u128> count_fields(const PlyCounts& c);
+PlyCounts from_fields(int ply, int passes, const std::vector<chess::u128>& fields);
+
 struct Options {
     // Working memory (bytes): past it, a ply's children are split by hash
     // into several passes. The CPU engine counts the frontiers in it, the
@@ -48,6 +68,11 @@ struct Options {
     // memory for the GPU.
     uint64_t budget_bytes = 0;
     int passes = 1;  // the CPU engine: at least this many passes per ply
+    PassLog* pass_log = nullptr;  // the CPU engine: the last ply's journal (expand_last)
+    // The CPU engine calls it now and then, from the thread that runs the
+    // ply: parent expansions done of the ply's total (parents × passes),
+    // and the children generated in the ply so far.
+    std::function<void(uint64_t done, uint64_t total, uint64_t children)> progress;
     int threads = 0;  // host threads (<= 0: all)
     // Processes sharing this machine's memory (ranks on a node): the default
     // host budget is divided among them. (Each rank has a GPU of its own.)

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -166,6 +167,14 @@ struct Tally {
         en_passant += p.ep != chess::SQ_NONE;
         castling += p.castle_rooks != 0;
     }
+    static Tally of(const PlyCounts& c) {
+        Tally t;
+        t.distinct = c.distinct, t.in_check = c.in_check, t.mates = c.checkmates, t.stalemates = c.stalemates;
+        t.insufficient = c.insufficient, t.en_passant = c.en_passant, t.castling = c.castling;
+        t.paths = c.paths, t.check_paths = c.check_paths, t.mate_paths = c.checkmate_paths;
+        t.stalemate_paths = c.stalemate_paths, t.insufficient_paths = c.insufficient_paths;
+        return t;
+    }
     Tally& operator+=(const Tally& o) {
         distinct += o.distinct, in_check += o.in_check, mates += o.mates, stalemates += o.stalemates;
         insufficient += o.insufficient, en_passant += o.en_passant, castling += o.castling;
@@ -197,6 +206,8 @@ class CpuEngine : public Engine {
     explicit CpuEngine(const Options& o)
         : budget_(o.budget_bytes ? o.budget_bytes : default_budget(o.memory_sharers)),
           min_passes_(std::max(1, o.passes)),
+          log_(o.pass_log),
+          progress_(o.progress),
           threads_(o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()))),
           at_(chess::host_attacks()) {}
 
@@ -265,10 +276,12 @@ class CpuEngine : public Engine {
                                  std::to_string(uint64_t(expected)) + " distinct children, beside their tables");
         const uint64_t room = budget - fixed;
         int passes = std::max(min_passes_, int(std::ceil(tables / double(room))));
+        if (!keep && log_) return logged_passes(passes, expected, room, *last);
         for (;; passes *= 2) {
             if (passes > MAX_PASSES)
                 throw BudgetTooSmall("--memory " + mib(budget) + " is too small for this ply even in " +
                                      std::to_string(MAX_PASSES) + " passes");
+            start_progress(parents, passes);
             std::vector<Entry> next;
             if (keep) next.reserve(uint64_t(expected * 1.1));  // pages are taken as they are written
             Tally tally;
@@ -282,6 +295,35 @@ class CpuEngine : public Engine {
             else frontier_ = {}, *last = tally;
             return passes;
         }
+    }
+
+    // The last ply's passes with a journal: those it holds are not run
+    // again, and the pass count is the journal's.
+    int logged_passes(int passes, double expected, uint64_t room, Tally& total) {
+        if (log_->passes()) passes = log_->passes();
+        log_->start(passes);
+        start_progress(frontier_.size(), passes);
+        for (int pass = 0; pass < passes; ++pass) {
+            if (const PlyCounts* c = log_->finished(pass)) {
+                total += Tally::of(*c);
+                ply_total_ -= frontier_.size();  // the rate and ETA are of this run's work
+                continue;
+            }
+            Tally t;
+            if (!run_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, nullptr, &t))
+                throw BudgetTooSmall("pass " + std::to_string(pass) + " of " + std::to_string(passes) +
+                                     " outgrew --memory " + mib(budget_) +
+                                     "; the journal keeps its pass count: give more memory, or start a new journal");
+            log_->record(pass, t.counts(0, passes));
+            total += t;
+        }
+        frontier_ = {};
+        return passes;
+    }
+
+    void start_progress(uint64_t parents, int passes) {
+        ply_done_ = 0, ply_total_ = parents * uint64_t(passes);
+        generated_ = 0;
     }
 
     // One pass: the children in its hash range, merged in the tables, then
@@ -301,7 +343,7 @@ class CpuEngine : public Engine {
         // Each thread keeps a buffer of BATCH children per partition for the
         // whole pass, so that a merge under a lock takes a full batch.
         std::atomic<uint64_t> next_parent{0};
-        auto worker = [&] {
+        auto worker = [&](bool reports) {
             std::vector<Entry> buf(partitions * BATCH);
             std::vector<uint64_t> hashes(partitions * BATCH);
             std::vector<uint8_t> fill(partitions, 0);
@@ -317,11 +359,13 @@ class CpuEngine : public Engine {
                     overflow = true;
                     break;
                 }
+                uint64_t generated = 0;
                 for (uint64_t i = a, b = std::min(n, a + chunk); i < b; ++i) {
                     const Position parent = chess::unpack(frontier_[i].key, chess960_);
                     const uint64_t count = frontier_[i].count;
                     list.size = 0;
                     chess::generate_moves(parent, at_, list);
+                    generated += uint64_t(list.size);
                     for (int m = 0; m < list.size; ++m) {
                         const PackedPosition k =
                             chess::pack(chess::canonical(chess::apply_move(parent, list.moves[m]), at_));
@@ -333,14 +377,17 @@ class CpuEngine : public Engine {
                         if (fill[part] == BATCH) flush(part);
                     }
                 }
+                generated_.fetch_add(generated, std::memory_order_relaxed);
+                if (reports && progress_) progress_(ply_done_ + std::min(n, a + chunk), ply_total_, generated_.load());
             }
             for (uint32_t part = 0; part < partitions; ++part)
                 if (fill[part]) flush(part);
         };
         std::vector<std::thread> pool;
-        for (int t = 1; t < threads_; ++t) pool.emplace_back(worker);
-        worker();
+        for (int t = 1; t < threads_; ++t) pool.emplace_back(worker, false);
+        worker(true);
         for (auto& t : pool) t.join();
+        ply_done_ += frontier_.size();
         if (bytes.load() > limit) overflow = true;
         if (overflow) return false;
 
@@ -368,7 +415,12 @@ class CpuEngine : public Engine {
     }
 
     uint64_t budget_;
-    int min_passes_, threads_;
+    int min_passes_;
+    PassLog* log_;
+    std::function<void(uint64_t, uint64_t, uint64_t)> progress_;
+    uint64_t ply_done_ = 0, ply_total_ = 0;  // parent expansions, for progress_
+    std::atomic<uint64_t> generated_{0};     // children generated in the ply
+    int threads_;
     chess::Attacks at_;
     bool chess960_ = false;
     std::vector<Entry> frontier_;

@@ -28,6 +28,21 @@ auto own_work(Exchange* x, int ply, Step&& step) {
 
 }  // namespace
 
+std::vector<chess::u128> count_fields(const PlyCounts& c) {
+    return {c.distinct,     c.paths,       c.in_check,        c.checkmates,      c.stalemates,         c.insufficient,
+            c.check_paths,  c.checkmate_paths, c.stalemate_paths, c.insufficient_paths, c.en_passant, c.castling};
+}
+
+PlyCounts from_fields(int ply, int passes, const std::vector<chess::u128>& f) {
+    PlyCounts c;
+    c.ply = ply, c.passes = passes;
+    c.distinct = uint64_t(f.at(0)), c.paths = f.at(1), c.in_check = uint64_t(f.at(2)), c.checkmates = uint64_t(f.at(3));
+    c.stalemates = uint64_t(f.at(4)), c.insufficient = uint64_t(f.at(5));
+    c.check_paths = f.at(6), c.checkmate_paths = f.at(7), c.stalemate_paths = f.at(8), c.insufficient_paths = f.at(9);
+    c.en_passant = uint64_t(f.at(10)), c.castling = uint64_t(f.at(11));
+    return c;
+}
+
 Frontier root_frontier(const chess::Position& root) { return {{chess::canonical(root, chess::host_attacks())}, {1}}; }
 
 std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int depth, Exchange* x, Frontier* final_ply) {

@@ -1,6 +1,14 @@
 // Distinct positions per ply: A083276, the multi-pass path, agreement with an
 // independent enumeration, --reach and --emit.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "chess/packed_position.hpp"
 
@@ -260,6 +268,89 @@ TEST(UniqueCli, ReachCountsPathsToAPosition) {
     const auto text = run_gperft("unique --depth 2 --backend cpu --memory 1");
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_NE(text.out.find("  2       400    400"), std::string::npos) << text.out;
+}
+
+namespace {
+
+// Starts gperft with `args` (shell words), its output to `out`.
+pid_t spawn(const std::string& args, const std::string& out) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execl("/bin/sh", "sh", "-c", ("exec " + std::string(GPERFT_BINARY) + " " + args).c_str(), (char*)nullptr);
+        _exit(127);
+    }
+    return pid;
+}
+
+size_t lines_of(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+
+// The "plies" array of unique's JSON, which must not depend on a journal.
+std::string plies_of(const std::string& json) {
+    const testjson::Value v = testjson::parse(json);
+    std::string out;
+    for (const auto& row : v["plies"].items)
+        for (const char* f : {"ply", "distinct", "paths", "in_check", "checkmates", "stalemates", "dead", "en_passant",
+                              "castling", "check_paths", "checkmate_paths", "passes"})
+            out += std::string(f) + "=" + row[f].text + " ";
+    return out;
+}
+
+}  // namespace
+
+// The last ply's passes are journaled: a run killed with SIGKILL and run
+// again with the same arguments gives the counts of an uninterrupted run,
+// without redoing the passes it had finished.
+TEST(UniqueCli, KilledRunResumesFromItsJournal) {
+    const std::string base = "/tmp/gperft_unique_journal_" + std::to_string(getpid());
+    const std::string journal = base + ".journal", out = base + ".out";
+    std::remove(journal.c_str());
+    const std::string args = "unique --depth 6 --passes 24 --threads 1 --backend cpu --json --journal " + journal;
+    const auto plain = run_gperft("unique --depth 6 --passes 24 --backend cpu --json");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+
+    const pid_t pid = spawn(args, out);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (lines_of(slurp(journal)) < 1 + 2 * 12 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
+    const size_t finished = (lines_of(slurp(journal)) - 1) / 12;  // a pass is twelve counters
+    ASSERT_GE(finished, 2u);
+    ASSERT_LT(finished, 24u);
+
+    const auto resumed = run_gperft(args);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_EQ(plies_of(resumed.out), plies_of(plain.out));
+    EXPECT_EQ(testjson::parse(resumed.out)["passes_resumed"].text, std::to_string(finished));
+    EXPECT_NE(resumed.err.find("resuming from journal " + journal + ": " + std::to_string(finished) +
+                               " of the last ply's 24 passes done"),
+              std::string::npos)
+        << resumed.err;
+    EXPECT_EQ(lines_of(slurp(journal)), 1u + 24 * 12);
+    // Run again, everything is in the journal.
+    const auto again = run_gperft(args);
+    EXPECT_EQ(plies_of(again.out), plies_of(plain.out));
+    EXPECT_EQ(testjson::parse(again.out)["passes_resumed"].text, "24");
+
+    // Another run's journal, or a file that is none, is refused up front.
+    const auto other = run_gperft("unique --depth 5 --backend cpu --journal " + journal);
+    EXPECT_EQ(other.status, 2);
+    EXPECT_NE(other.err.find("the journal is for depth 6, this run has depth 5"), std::string::npos) << other.err;
+    std::ofstream(out) << "not a journal\n";
+    const auto foreign = run_gperft("unique --depth 5 --backend cpu --journal " + out);
+    EXPECT_EQ(foreign.status, 2);
+    EXPECT_NE(foreign.err.find("is not a gperft journal"), std::string::npos) << foreign.err;
+    const auto emit = run_gperft("unique --depth 2 --emit mates /tmp/x --journal " + journal);
+    EXPECT_EQ(emit.status, 2);
+    EXPECT_NE(emit.err.find("--journal cannot be combined with --reach, --emit or --dead"), std::string::npos)
+        << emit.err;
+    std::remove(journal.c_str());
+    std::remove(out.c_str());
 }
 
 TEST(UniqueCli, Refusals) {

@@ -34,6 +34,7 @@ class Progress {
     void finish();
 
     static bool stderr_is_terminal();
+    size_t total() const { return total_; }
 
    private:
     using Clock = std::chrono::steady_clock;

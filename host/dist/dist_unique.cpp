@@ -35,23 +35,6 @@ Failure failure_of(std::exception_ptr p) {
     }
 }
 
-// The counts of a ply as 128-bit numbers, in a fixed order (passes apart).
-std::vector<u128> count_fields(const PlyCounts& c) {
-    return {c.distinct,   c.paths,       c.in_check,        c.checkmates,      c.stalemates,
-            c.insufficient, c.check_paths, c.checkmate_paths, c.stalemate_paths, c.insufficient_paths,
-            c.en_passant, c.castling};
-}
-
-PlyCounts from_fields(int ply, int passes, const std::vector<u128>& f) {
-    PlyCounts c;
-    c.ply = ply, c.passes = passes;
-    c.distinct = uint64_t(f[0]), c.paths = f[1], c.in_check = uint64_t(f[2]), c.checkmates = uint64_t(f[3]);
-    c.stalemates = uint64_t(f[4]), c.insufficient = uint64_t(f[5]);
-    c.check_paths = f[6], c.checkmate_paths = f[7], c.stalemate_paths = f[8], c.insufficient_paths = f[9];
-    c.en_passant = uint64_t(f[10]), c.castling = uint64_t(f[11]);
-    return c;
-}
-
 class RankExchange : public frontier::Exchange {
    public:
     explicit RankExchange(const Session& s) : s_(s), fault_(test_fault_from_env()) {}
@@ -73,11 +56,11 @@ class RankExchange : public frontier::Exchange {
 
     PlyCounts sum(const PlyCounts& mine) override {
         if (!s_.distributed()) return mine;
-        const std::vector<u128> totals = sum_over_ranks(s_, count_fields(mine));
+        const std::vector<u128> totals = sum_over_ranks(s_, frontier::count_fields(mine));
         const std::vector<Words> passes = allgather(s_, {uint64_t(mine.passes)});
         uint64_t most = 0;
         for (const Words& p : passes) most = std::max(most, p[0]);
-        return from_fields(mine.ply, int(most), totals);
+        return frontier::from_fields(mine.ply, int(most), totals);
     }
 
    private:
