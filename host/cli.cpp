@@ -13,9 +13,21 @@
 
 namespace gperft::cli {
 
+CLI::Validator startpos_alias() {
+    return CLI::Validator(
+        [](std::string& fen) {
+            if (fen == "startpos") fen = chess::START_FEN;
+            return std::string();
+        },
+        "FEN", "FEN");
+}
+
+// A FEN, or "startpos" (the start position, as UCI writes it), which is
+// replaced by the start position's FEN.
 CLI::Validator fen_validator() {
     return CLI::Validator(
         [](std::string& fen) {
+            if (fen == "startpos") fen = chess::START_FEN;
             try {
                 chess::parse_fen(fen);
                 return std::string();

@@ -29,8 +29,11 @@ struct Command {
     std::function<int()> run;
 };
 
-// Accepts a FEN that parse_fen accepts; the error is parse_fen's message.
+// Accepts a FEN that parse_fen accepts (or "startpos"); the error is
+// parse_fen's message.
 CLI::Validator fen_validator();
+// Only the "startpos" replacement, for options that take illegal positions.
+CLI::Validator startpos_alias();
 
 // A 64-bit seed in decimal or 0x-prefixed hexadecimal (no sign).
 CLI::Validator seed_validator();
@@ -66,6 +69,7 @@ Command setup_unique(CLI::App& app);
 Command setup_verify(CLI::App& app);
 Command setup_compare(CLI::App& app);
 Command setup_perftree(CLI::App& app);
+Command setup_uci(CLI::App& app);
 
 // `gperft` with no arguments.
 int run_default_job();

@@ -96,7 +96,8 @@ Command setup_analyze(CLI::App& app) {
     auto o = std::make_shared<AnalyzeCommandOptions>();
     CLI::App* sub = app.add_subcommand(
         "analyze", "Legality, check/mate/stalemate, insufficient material and mating chances of positions");
-    auto* fen = sub->add_option("--fen", o->fen, "The position (it may be illegal: the analysis says why)");
+    auto* fen = sub->add_option("--fen", o->fen, "The position (it may be illegal: the analysis says why)")
+                    ->transform(startpos_alias());
     auto* file = sub->add_option("--file", o->file, "A file with one FEN or EPD per line ('#' comments)")
                      ->check(CLI::ExistingFile);
     fen->excludes(file);

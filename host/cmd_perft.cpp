@@ -2,8 +2,13 @@
 // root move in Stockfish's divide format, or as one JSON object. Deep runs
 // (from a backend-dependent depth, or whenever a deep option is given) go
 // through work units, transposition tables and an optional journal.
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
@@ -13,6 +18,7 @@
 #include "deep/work_units.hpp"
 #include "dist/dist_perft.hpp"
 #include "json.hpp"
+#include "line_reader.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -29,6 +35,9 @@ struct PerftOptions {
     chess::CastlingNotation notation = chess::CastlingNotation::XFen;
     DeepOptions deep;
     bool deep_option_given = false;  // any of the options that only deep runs take
+    std::string file;                // --file: one position a line ("-": stdin)
+    bool epd = false;                // --file output as EPD with ;D1 .. ;DN
+    bool single_option_given = false;  // --fen, --moves, --divide or --stats
 };
 
 std::string seed_hex(uint64_t seed) {
@@ -50,6 +59,15 @@ std::string units_per_rank_text(const std::vector<size_t>& units) {
 }
 
 // `dist` adds the ranks of a distributed run.
+// The divide as (UCI move, count), sorted by the move's text, so that it
+// diffs cleanly against another engine's sorted divide.
+std::vector<std::pair<std::string, chess::u128>> sorted_divide(const PerftResult& r, const chess::Position& root) {
+    std::vector<std::pair<std::string, chess::u128>> out;
+    for (const auto& [m, n] : r.divide) out.emplace_back(chess::move_to_uci(m, root.chess960), n);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 void print_result(const PerftOptions& o, const chess::Position& root, const PerftResult& r, const DeepResult* deep,
                   const dist::DistResult* dist = nullptr) {
     // Nodes per second of what this run counted: units resumed from a journal
@@ -73,15 +91,14 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
         }
         if (o.divide) {
             json::Object d;
-            for (const auto& [m, n] : r.divide) d.cnt(chess::move_to_uci(m, root.chess960), n);
+            for (const auto& [m, n] : sorted_divide(r, root)) d.cnt(m, n);
             obj.raw("divide", d.text());
         }
         std::cout << obj.text() << std::endl;
         return;
     }
     if (o.divide) {
-        for (const auto& [m, n] : r.divide)
-            std::cout << chess::move_to_uci(m, root.chess960) << ": " << chess::to_string(n) << "\n";
+        for (const auto& [m, n] : sorted_divide(r, root)) std::cout << m << ": " << chess::to_string(n) << "\n";
         std::cout << "\n";
     }
     std::cout << "Nodes searched: " << chess::to_string(r.nodes) << std::endl;
@@ -116,7 +133,77 @@ int run_distributed(PerftOptions o) {
     return EXIT_OK;
 }
 
+// The FEN of a --file line: a FEN (six fields), or the four fields of an
+// EPD (whatever operations follow: "bm e4;", ";D1 20") with counters 0 1.
+std::string fen_of_line(const std::string& line) {
+    std::istringstream in(line.substr(0, line.find(';')));
+    std::vector<std::string> fields;
+    for (std::string f; in >> f;) fields.push_back(f);
+    const auto number = [](const std::string& f) { return f.find_first_not_of("0123456789") == std::string::npos; };
+    const bool counters = fields.size() >= 6 && number(fields[4]) && number(fields[5]);
+    if (fields.size() >= 4 && !fields[0].starts_with("#")) fields.resize(counters ? 6 : 4);
+    if (fields.size() == 4) fields.insert(fields.end(), {"0", "1"});
+    std::string fen;
+    for (const std::string& f : fields) fen += (fen.empty() ? "" : " ") + f;
+    return fen;
+}
+
+// perft --file: every position of the file counted at depths 1..N, written
+// as JSON Lines or as EPD with ";D1 n ;D2 n ..." appended (a suite for
+// another engine). A line that is no position is reported on stderr and
+// makes the exit status 2; the other lines are still counted.
+int run_perft_file(const PerftOptions& o) {
+    if (o.single_option_given || o.deep_option_given)
+        throw std::invalid_argument("--file takes --depth, --epd, --json, --chess960, --backend and --threads only");
+    std::ifstream file;
+    if (o.file != "-") {
+        file.open(o.file);
+        if (!file) throw std::invalid_argument("--file: cannot open " + o.file + ": " + std::strerror(errno));
+    }
+    std::istream& in = o.file == "-" ? std::cin : file;
+    const std::string name = o.file == "-" ? "stdin" : o.file;
+    const Backend backend = resolve_backend(o.deep.backend);
+    int bad = 0;
+    std::string line;
+    for (size_t n = 1; read_bounded_line(in, line, n, name); ++n) {
+        const std::string fen = fen_of_line(line);
+        if (fen.empty() || fen[0] == '#') continue;
+        chess::Position root;
+        try {
+            root = position_from(fen, "", o.chess960);
+        } catch (const chess::FenError& e) {
+            error(name + " line " + std::to_string(n) + ": " + e.what());
+            ++bad;
+            continue;
+        }
+        std::vector<chess::u128> counts;
+        for (int d = 1; d <= o.depth; ++d) counts.push_back(run_perft(root, d, backend, o.deep.threads).nodes);
+        if (o.epd) {
+            const std::string full = chess::to_fen(root, o.notation);
+            std::string out = full.substr(0, full.rfind(' ', full.rfind(' ') - 1));  // the four EPD fields
+            for (int d = 1; d <= o.depth; ++d) out += " ;D" + std::to_string(d) + " " + chess::to_string(counts[d - 1]);
+            std::cout << out << "\n";
+        } else {
+            std::string perft;
+            for (const chess::u128& c : counts) perft += (perft.empty() ? "" : ", ") + json::count(c);
+            json::Object row;
+            row.raw("line", std::to_string(n)).str("fen", chess::to_fen(root, o.notation));
+            row.raw("depth", std::to_string(o.depth)).cnt("nodes", counts.empty() ? chess::u128(1) : counts.back());
+            row.raw("perft", "[" + perft + "]");
+            std::cout << row.text() << "\n";
+        }
+        std::cout.flush();
+    }
+    if (bad) {
+        error(name + ": " + std::to_string(bad) + " line(s) are not positions (see above); the others were counted");
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
 int run_perft_command(PerftOptions o) {
+    if (!o.file.empty()) return run_perft_file(o);
+    if (o.epd) throw std::invalid_argument("--epd needs --file");
     if (o.stats && o.deep_option_given) throw std::invalid_argument("--stats does not take the deep-run options");
     if (dist::world().distributed()) {
         if (o.stats) throw std::invalid_argument("perft --stats does not run on several ranks; start it without mpirun or srun");
@@ -176,8 +263,14 @@ void add_deep_options(CLI::App& sub, PerftOptions& o) {
 Command setup_perft(CLI::App& app) {
     auto o = std::make_shared<PerftOptions>();
     CLI::App* sub = app.add_subcommand("perft", "Count the legal move paths of a given length");
-    sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
-    sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
+    auto* fen = sub->add_option("--fen", o->fen, "Root position (default: the start position)")->transform(fen_validator());
+    auto* moves = sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
+    sub->add_option("--file", o->file,
+                    "Count every position of FILE (one FEN or EPD a line, '#' comments; '-': stdin) at depths 1..N, "
+                    "as JSON Lines")
+        ->check(CLI::Validator(
+            [](std::string& path) { return path.empty() ? std::string("the file name is empty") : ""; }, "FILE"));
+    sub->add_flag("--epd", o->epd, "With --file: write each position as EPD with ';D1 n ;D2 n ...' appended");
     add_chess960_flag(*sub, o->chess960);
     add_shredder_flag(*sub, o->notation);
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 30));
@@ -188,9 +281,13 @@ Command setup_perft(CLI::App& app) {
         ->excludes(divide);
     sub->add_option("-t,--threads", o->deep.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->deep.backend);
+    auto* stats = sub->get_option("--stats");
     sub->add_flag("--json", o->json, "Print one JSON object");
     add_deep_options(*sub, *o);
-    return {sub, [o] { return run_perft_command(*o); }};
+    return {sub, [o, fen, moves, divide, stats] {
+                o->single_option_given = *fen || *moves || *divide || *stats;
+                return run_perft_command(*o);
+            }};
 }
 
 }  // namespace gperft::cli

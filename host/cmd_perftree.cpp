@@ -38,7 +38,7 @@ Command setup_perftree(CLI::App& app) {
     auto o = std::make_shared<PerftreeOptions>();
     CLI::App* sub = app.add_subcommand("perftree", "Answer as a perftree script: DEPTH FEN [MOVES]");
     sub->add_option("depth", o->depth, "Number of plies")->required()->check(CLI::Range(1, 30));
-    sub->add_option("fen", o->fen, "Root position (one argument)")->required()->check(fen_validator());
+    sub->add_option("fen", o->fen, "Root position (one argument)")->required()->transform(fen_validator());
     sub->add_option("moves", o->moves, "UCI moves to play first (one argument, space separated)");
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);

@@ -2,14 +2,17 @@
 // depth (within --max-depth / --max-nodes), print a pass/fail table, and exit
 // 1 naming the first failure. Entries whose FEN is refused (impossible
 // castling rights, say) are listed as "refused" with the reason and make the
-// exit status 2 when nothing failed. Chess960 rights (X-FEN, Shredder-FEN)
-// are read as such.
+// exit status 2 when nothing failed. Depths beyond --max-depth/--max-nodes
+// are named as skipped in each line and counted in the summary: an entry
+// with some skipped reads "partial", never "pass". Chess960 rights (X-FEN,
+// Shredder-FEN) are read as such.
 #include <cstdio>
 #include <iostream>
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "json.hpp"
 #include "suite.hpp"
 
 namespace gperft::cli {
@@ -22,50 +25,100 @@ struct SuiteOptions {
     int threads = 0;
     Backend backend = Backend::Auto;
     bool chess960 = false;
+    bool json = false;
 };
+
+std::string text_row(const std::string& verdict, const std::string& id, const std::string& fen,
+                     const std::string& detail) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%-7s %-12s ", verdict.c_str(), id.c_str());
+    std::string fen_col = fen;
+    if (fen_col.size() < 72) fen_col.resize(72, ' ');
+    return buf + fen_col + " " + detail + "\n";
+}
+
+std::string depth_list(const std::vector<int>& depths) {
+    std::string s;
+    for (int d : depths) s += (s.empty() ? "" : ",") + std::to_string(d);
+    return s;
+}
+
+std::string json_depths(const std::vector<int>& depths) { return "[" + depth_list(depths) + "]"; }
+
+// What one entry came to. "partial": every depth checked matched, but some
+// were skipped (--max-depth, --max-nodes); "skip": none was checked.
+struct EntryResult {
+    std::string verdict, detail;
+    std::vector<int> checked, skipped;
+};
+
+EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const SuiteOptions& o) {
+    EntryResult r;
+    for (const auto& [depth, expected] : e.expected) {
+        if (depth > o.max_depth || (o.max_nodes > 0 && double(expected) > o.max_nodes)) {
+            r.skipped.push_back(depth);
+            continue;
+        }
+        if (!r.verdict.empty()) continue;  // after a failure, the rest are neither checked nor skipped
+        const PerftResult p = run_perft(root, depth, o.backend, o.threads);
+        r.checked.push_back(depth);
+        if (p.nodes != expected) {
+            r.verdict = "FAIL";
+            r.detail = "depth " + std::to_string(depth) + ": expected " + chess::to_string(expected) + ", got " +
+                       chess::to_string(p.nodes);
+        }
+    }
+    if (r.verdict.empty()) r.verdict = r.checked.empty() ? "skip" : r.skipped.empty() ? "pass" : "partial";
+    if (r.verdict != "FAIL" && !r.skipped.empty())
+        r.detail = (r.checked.empty() ? "" : "checked depth " + depth_list(r.checked) + "; ") + "skipped depth " +
+                   depth_list(r.skipped) + " (--max-depth/--max-nodes)";
+    return r;
+}
 
 int run_suite_command(const SuiteOptions& o) {
     const std::vector<SuiteEntry> entries = read_suite_file(o.file);
-    int passed = 0, failed = 0, skipped = 0, refused = 0;
+    int passed = 0, partial = 0, failed = 0, skipped = 0, refused = 0;
+    size_t depths_checked = 0, depths_skipped = 0;
     std::string first_failure;
     for (const SuiteEntry& e : entries) {
         chess::Position root;
+        EntryResult r;
         try {
             root = position_from(e.fen, "", o.chess960);
+            r = check_entry(e, root, o);
         } catch (const chess::FenError& err) {
-            std::printf("%-7s %-12s %-72s %s\n", "refused", e.id.c_str(), e.fen.c_str(), err.what());
-            ++refused;
-            continue;
+            r.verdict = "refused", r.detail = err.what();
         }
-        std::string verdict = "pass", detail;
-        int checked = 0;
-        for (const auto& [depth, expected] : e.expected) {
-            if (depth > o.max_depth || (o.max_nodes > 0 && double(expected) > o.max_nodes)) continue;
-            const PerftResult r = run_perft(root, depth, o.backend, o.threads);
-            ++checked;
-            if (r.nodes != expected) {
-                verdict = "FAIL";
-                detail = "depth " + std::to_string(depth) + ": expected " + chess::to_string(expected) + ", got " +
-                         chess::to_string(r.nodes);
-                break;
-            }
-        }
-        if (checked == 0) verdict = "skip";
-        std::printf("%-7s %-12s %-72s %s\n", verdict.c_str(), e.id.c_str(), e.fen.c_str(), detail.c_str());
-        if (verdict == "FAIL") {
-            if (failed++ == 0) first_failure = e.id + " (" + e.fen + ") at " + detail;
-        } else if (verdict == "skip") {
-            ++skipped;
+        if (o.json) {
+            json::Object row;
+            row.str("id", e.id).str("fen", e.fen).str("verdict", r.verdict);
+            row.raw("checked", json_depths(r.checked)).raw("skipped", json_depths(r.skipped)).str("detail", r.detail);
+            std::cout << row.text() << "\n";
         } else {
-            ++passed;
+            std::cout << text_row(r.verdict, e.id, e.fen, r.detail);
         }
+        depths_checked += r.checked.size(), depths_skipped += r.skipped.size();
+        if (r.verdict == "FAIL" && failed == 0) first_failure = e.id + " (" + e.fen + ") at " + r.detail;
+        failed += r.verdict == "FAIL", refused += r.verdict == "refused", skipped += r.verdict == "skip";
+        passed += r.verdict == "pass", partial += r.verdict == "partial";
     }
-    std::printf("\n%d passed, %d failed, %d skipped, %d refused, %zu positions\n", passed, failed, skipped, refused,
-                entries.size());
-    if (failed) {
-        std::printf("first failure: %s\n", first_failure.c_str());
-        return EXIT_MISMATCH;
+    if (o.json) {
+        json::Object sum;
+        sum.raw("positions", std::to_string(entries.size())).raw("passed", std::to_string(passed));
+        sum.raw("partial", std::to_string(partial)).raw("failed", std::to_string(failed));
+        sum.raw("skipped", std::to_string(skipped)).raw("refused", std::to_string(refused));
+        sum.raw("depths_checked", std::to_string(depths_checked)).raw("depths_skipped", std::to_string(depths_skipped));
+        sum.str("first_failure", first_failure);
+        json::Object top;
+        top.raw("summary", sum.text());
+        std::cout << top.text() << std::endl;
+    } else {
+        std::printf("\n%d passed, %d partial (some depths skipped), %d failed, %d skipped, %d refused, %zu positions; "
+                    "%zu depths checked, %zu skipped\n",
+                    passed, partial, failed, skipped, refused, entries.size(), depths_checked, depths_skipped);
+        if (failed) std::printf("first failure: %s\n", first_failure.c_str());
     }
+    if (failed) return EXIT_MISMATCH;
     return refused ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
@@ -81,6 +134,8 @@ Command setup_suite(CLI::App& app) {
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
     add_chess960_flag(*sub, o->chess960);
+    sub->add_flag("--json", o->json,
+                  "JSON Lines: one object per position (verdict, depths checked and skipped), then a summary");
     return {sub, [o] { return run_suite_command(*o); }};
 }
 

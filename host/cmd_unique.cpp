@@ -282,7 +282,7 @@ int run_unique_command(const UniqueOptions& o) {
 Command setup_unique(CLI::App& app) {
     auto o = std::make_shared<UniqueOptions>();
     CLI::App* sub = app.add_subcommand("unique", "Count the distinct positions after each ply (FIDE 9.2 identity)");
-    sub->add_option("--fen", o->fen, "Root position (default: the start position)")->check(fen_validator());
+    sub->add_option("--fen", o->fen, "Root position (default: the start position)")->transform(fen_validator());
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 20));
     sub->add_flag("--json", o->json, "Print one JSON object");
     add_chess960_flag(*sub, o->chess960);
@@ -302,7 +302,7 @@ Command setup_unique(CLI::App& app) {
                     "killed run there (the plies before the last are computed again)")
         ->each([o](const std::string&) { o->journal_given = true; });
     sub->add_option("--reach", o->reach, "Print how many move paths of length depth end in this position (repeatable)")
-        ->check(fen_validator());
+        ->transform(fen_validator());
     sub->add_option("--emit", o->emit,
                     "KIND FILE: write the final ply's positions of KIND (mates, stalemates or dead) as 'FEN ; count' "
                     "lines (repeatable)");

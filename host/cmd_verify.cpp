@@ -80,7 +80,7 @@ Command setup_verify(CLI::App& app) {
         ->check(CLI::Range(0, 8));
     sub->add_option("--seed", o->run.seed, "Random seed (same seed, same positions)")->check(seed_validator());
     sub->add_option("--fen", o->fens, "Also start playouts from this position (repeatable)")
-        ->check(fen_validator());
+        ->transform(fen_validator());
     sub->add_option("--suite", o->suite, "Also start playouts from every position of this suite file")
         ->check(CLI::ExistingFile);
     sub->add_option("--max-playout", o->run.max_playout, "Most random plies played before a sample")

@@ -11,6 +11,7 @@
 // ply runs in passes, each keeping only the children of its share of the
 // hash range (every pass expands every parent again). The last ply need
 // not be kept: each pass is classified and dropped (expand_last).
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,11 +45,12 @@ struct Entry {
 static_assert(sizeof(Entry) == 32, "two entries to a cache line");
 
 constexpr uint64_t ENTRY_BYTES = sizeof(Entry);
-constexpr int MAX_PARTITIONS = 1 << 12;           // per pass (more for larger passes)
-constexpr uint64_t PARTITION_ENTRIES = 1 << 14;    // a partition's expected size, at most
+constexpr int MAX_PARTITIONS = 1 << 10;           // per pass (more for larger passes)
+constexpr uint64_t PARTITION_ENTRIES = 1 << 16;    // a partition's expected size, at most
 constexpr int BATCH = 16;                          // children buffered per partition and thread
 constexpr double MAX_LOAD = 0.75;                // a table grows by half past it
-constexpr double PLAN_LOAD = 0.62;               // the mean load assumed when planning passes
+constexpr double PLAN_LOAD = 0.7;                // the load tables are made for, if the estimate holds
+constexpr double PLAN_MARGIN = 1.1;              // on the estimate of a ply's distinct positions, for planning
 constexpr int MAX_PASSES = 1 << 12;
 constexpr uint64_t MIB = uint64_t(1) << 20;
 
@@ -69,20 +72,50 @@ CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
     return uint64_t((unsigned __int128)(h * 0x9E3779B97F4A7C15ULL) * cap >> 64);
 }
 
+// Zeroed memory straight from the kernel (anonymous mmap) and back to it on
+// release, so that the tables of one pass are not still resident in the
+// allocator's free lists during the next, and untouched slots cost nothing.
+class Slots {
+   public:
+    Slots() = default;
+    explicit Slots(uint64_t n) : n_(n) {
+        void* p = mmap(nullptr, n * sizeof(Entry), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        // Huge pages where the kernel offers them on request: the probes are
+        // random, and a 4 KiB page per probe misses the TLB.
+        if (n * sizeof(Entry) >= (uint64_t(2) << 20)) madvise(p, n * sizeof(Entry), MADV_HUGEPAGE);
+        p_ = static_cast<Entry*>(p);
+    }
+    Slots(Slots&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
+    Slots& operator=(Slots&& o) noexcept {
+        std::swap(p_, o.p_), std::swap(n_, o.n_);
+        return *this;
+    }
+    ~Slots() {
+        if (p_) munmap(p_, n_ * sizeof(Entry));
+    }
+    Entry& operator[](uint64_t i) { return p_[i]; }
+    const Entry& operator[](uint64_t i) const { return p_[i]; }
+
+   private:
+    Entry* p_ = nullptr;
+    uint64_t n_ = 0;
+};
+
 // A partition's table: linear probing over `cap` slots (any number).
 class Table {
    public:
     uint64_t size() const { return size_; }
     uint64_t bytes() const { return cap_ * ENTRY_BYTES; }
 
-    // An empty table of room for `expected` entries.
-    void reset(uint64_t expected) {
-        cap_ = std::max<uint64_t>(16, uint64_t(double(expected) / MAX_LOAD * 0.96) + 1);
-        slots_.reset(new Entry[cap_]());
+    // An empty table of `cap` slots.
+    void reset(uint64_t cap) {
+        cap_ = std::max<uint64_t>(16, cap);
+        slots_ = Slots(cap_);
         size_ = 0;
     }
     void release() {
-        slots_.reset();
+        slots_ = Slots();
         cap_ = size_ = 0;
     }
 
@@ -123,17 +156,17 @@ class Table {
     }
 
     uint64_t grow(uint64_t cap) {
-        std::unique_ptr<Entry[]> old(slots_.release());
+        Slots old = std::move(slots_);
         const uint64_t old_cap = cap_;
         cap_ = cap;
-        slots_.reset(new Entry[cap_]());
+        slots_ = Slots(cap_);
         size_ = 0;
         for (uint64_t i = 0; i < old_cap; ++i)
             if (old[i].key.occupied) place(old[i], slot_of(hash_of(old[i].key), cap_));
         return (cap_ - old_cap) * ENTRY_BYTES;
     }
 
-    std::unique_ptr<Entry[]> slots_;
+    Slots slots_;
     uint64_t cap_ = 0, size_ = 0;
 };
 
@@ -267,8 +300,8 @@ class CpuEngine : public Engine {
         // The last ply's ratio of distinct positions to children, as the
         // estimate for this one (it falls from ply to ply), with a margin.
         const double expected = double(children) * ratio_;
-        const uint64_t fixed = parents * ENTRY_BYTES + (keep ? uint64_t(expected * 1.1) * ENTRY_BYTES : 0);
-        const double tables = expected * 1.1 * double(ENTRY_BYTES) / PLAN_LOAD;
+        const uint64_t fixed = parents * ENTRY_BYTES + (keep ? uint64_t(expected * PLAN_MARGIN) * ENTRY_BYTES : 0);
+        const double tables = expected * PLAN_MARGIN * double(ENTRY_BYTES) / PLAN_LOAD;
         const uint64_t budget = budget_;
         if (fixed + MIB / 2 > budget)
             throw BudgetTooSmall("--memory " + mib(budget) + " cannot hold this ply's frontiers: " + mib(fixed) +
@@ -283,7 +316,7 @@ class CpuEngine : public Engine {
                                      std::to_string(MAX_PASSES) + " passes");
             start_progress(parents, passes);
             std::vector<Entry> next;
-            if (keep) next.reserve(uint64_t(expected * 1.1));  // pages are taken as they are written
+            if (keep) next.reserve(uint64_t(expected * PLAN_MARGIN));  // pages are taken as they are written
             Tally tally;
             bool fits = true;
             for (int pass = 0; fits && pass < passes; ++pass)
@@ -336,7 +369,11 @@ class CpuEngine : public Engine {
         std::vector<Table> tables(partitions);
         std::vector<std::mutex> locks(partitions);
         std::atomic<uint64_t> bytes{0};
-        for (Table& t : tables) t.reset(uint64_t(expected / partitions)), bytes += t.bytes();
+        // Slots for the expected children at the planned load: a table grows
+        // only when the estimate was low (and the estimate is usually high:
+        // the ratio of distinct positions to children falls ply by ply).
+        const uint64_t cap = uint64_t(expected / PLAN_LOAD / partitions) + 1;
+        for (Table& t : tables) t.reset(cap), bytes += t.bytes();
         std::atomic<bool> overflow{false};
         const uint64_t limit = room + room / 8;
 

@@ -144,7 +144,7 @@ TEST_F(MpiUnique, ReachAndEmitMatchTheSingleProcessRun) {
 // and the counts stay those of the single-process run.
 TEST_F(MpiUnique, MemoryBudgetAppliesPerRank) {
     const ProcessResult single = run_gperft("unique --depth 4 --json" + CPU1);
-    const ProcessResult many = mpirun("unique --depth 4 --json --memory 3" + CPU1);
+    const ProcessResult many = mpirun("unique --depth 4 --json --memory 2" + CPU1);
     ASSERT_EQ(single.status, 0) << single.err;
     ASSERT_EQ(many.status, 0) << many.err;
     const testjson::Value one = testjson::parse(single.out), split = testjson::parse(many.out);

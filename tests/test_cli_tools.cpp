@@ -1,0 +1,170 @@
+// gperft where other tools expect an engine or a batch tool: `gperft uci`
+// (Stockfish's `go perft` and `d`), `perft --file` (JSON Lines and EPD out),
+// `suite` reporting skipped depths and `--json`, `--fen startpos`, and
+// divides sorted by move text.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "chess/io/fen.hpp"
+#include "json_reader.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+}
+
+// gperft uci fed `session` on stdin.
+ProcessResult uci(const std::string& session) {
+    return run_shell("printf '%s' " + shell_quote(session) + " | " + GPERFT_BINARY + " uci");
+}
+
+std::string temp(const std::string& name) { return "/tmp/gperft_cli_tools_" + std::to_string(getpid()) + name; }
+
+}  // namespace
+
+TEST(Uci, AnswersGoPerftAsStockfishDoes) {
+    const auto r = uci("uci\nisready\nposition startpos moves e2e4\ngo perft 1\nquit\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "id name gperft\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "uciok\nreadyok\n")) << r.out;
+    // Black's twenty replies, a blank line, the total, a blank line.
+    EXPECT_TRUE(contains(r.out, "\ng8f6: 1\n")) << r.out;
+    EXPECT_TRUE(r.out.ends_with(": 1\n\nNodes searched: 20\n\n")) << r.out;
+    // After moves, the count perft --moves gives.
+    const std::string fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+    const auto after = uci("position fen " + fen + " moves b4b1 h5h6\ngo perft 2\n");
+    const auto expected = run_gperft("perft --depth 2 --backend cpu --fen " + shell_quote(fen) + " --moves 'b4b1 h5h6'");
+    ASSERT_EQ(expected.status, 0) << expected.err;
+    EXPECT_TRUE(after.out.ends_with("\n" + expected.out + "\n")) << after.out << expected.out;
+}
+
+TEST(Uci, ChessNineSixtyOptionAndBoardDisplay) {
+    const auto r = uci("setoption name UCI_Chess960 value true\nposition fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n"
+                       "go perft 1\nd\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "e1h1: 1\n")) << r.out;  // castling as king takes rook
+    EXPECT_TRUE(contains(r.out, " | k |   |   |   | 8\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\nFen: 4k3/8/8/8/8/8/8/4K2R w K - 0 1\nKey: ")) << r.out;
+    const auto check = uci("position fen 4k3/8/8/8/8/8/8/4KR2 b - - 0 1 moves e8d8\nposition fen 4k3/4R3/8/8/8/8/8/4K3 b - - 0 1\nd\n");
+    EXPECT_TRUE(contains(check.out, "Checkers: e7 \n")) << check.out;
+}
+
+TEST(Uci, BadCommandsGetOneInfoLineAndTheEngineReadsOn) {
+    const auto r = uci("frobnicate\nposition fen not/a/fen w - - 0 1\nposition startpos moves e2e5\ngo depth 5\n"
+                       "setoption name Threads value many\nsetoption name Nonsense value 1\ngo perft 1\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto l = lines_of(r.out);
+    ASSERT_GE(l.size(), 6u) << r.out;
+    EXPECT_EQ(l[0], "info string unknown command: 'frobnicate'");
+    EXPECT_TRUE(l[1].starts_with("info string position: ")) << l[1];
+    EXPECT_TRUE(l[2].starts_with("info string position: ")) << l[2];
+    EXPECT_EQ(l[3], "info string gperft answers only 'go perft N' (N from 0 to 30)");
+    EXPECT_EQ(l[4], "info string setoption: 'many' is not a value of Threads");
+    EXPECT_EQ(l[5], "info string setoption: no option 'Nonsense'");
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 20\n\n")) << r.out;  // the start position, unchanged
+}
+
+TEST(Uci, CompareDrivesItLikeAnyEngine) {
+    const std::string engine = std::string(GPERFT_BINARY) + " uci";
+    const auto r = run_gperft("compare --backend cpu --engine " + shell_quote(engine) + " --depth 3 --fen " +
+                              shell_quote("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "compare: agree at depth 3")) << r.out;
+}
+
+TEST(PerftFile, WritesJsonLinesAndEpdSuites) {
+    const std::string in = temp(".in");
+    std::ofstream(in) << "# a comment\n"
+                      << chess::START_FEN << "\n"
+                      << "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - bm Rb1; id \"position 3\";\n"
+                      << "\n"
+                      << "4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\n";
+    const auto json = run_gperft("perft --file " + in + " --depth 3 --backend cpu");
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto rows = lines_of(json.out);
+    ASSERT_EQ(rows.size(), 3u) << json.out;
+    const testjson::Value first = testjson::parse(rows[0]);
+    EXPECT_EQ(first["line"].text, "2");
+    EXPECT_EQ(first["nodes"].text, "8902");
+    ASSERT_EQ(first["perft"].items.size(), 3u);
+    EXPECT_EQ(first["perft"].items[1].text, "400");
+    EXPECT_EQ(testjson::parse(rows[1])["nodes"].text, "2812");
+    EXPECT_EQ(testjson::parse(rows[2])["line"].text, "5");
+
+    const auto epd = run_gperft("perft --file - --epd --depth 2 --backend cpu < " + in);
+    ASSERT_EQ(epd.status, 0) << epd.err;
+    EXPECT_EQ(epd.out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20 ;D2 400\n"
+                       "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - ;D1 14 ;D2 191\n"
+                       "4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\n");
+    // The EPD it writes is a suite gperft itself passes.
+    const std::string suite = temp(".epd");
+    std::ofstream(suite) << epd.out;
+    EXPECT_EQ(run_gperft("suite --backend cpu " + suite).status, 0);
+    std::remove(suite.c_str());
+    std::remove(in.c_str());
+}
+
+TEST(PerftFile, BadLinesAreNamedAndTheRestCounted) {
+    const std::string in = temp(".bad");
+    std::ofstream(in) << chess::START_FEN << "\nnot a position\n";
+    const auto r = run_gperft("perft --file " + in + " --depth 1 --backend cpu");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(lines_of(r.out).size(), 1u) << r.out;
+    EXPECT_TRUE(contains(r.err, in + " line 2: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, "1 line(s) are not positions")) << r.err;
+    EXPECT_EQ(run_gperft("perft --file " + in + " --depth 1 --divide").status, 2);
+    EXPECT_EQ(run_gperft("perft --depth 1 --epd").status, 2);
+    EXPECT_EQ(run_gperft("perft --file /nonexistent/x --depth 1").status, 2);
+    std::remove(in.c_str());
+}
+
+TEST(Suite, SkippedDepthsAreNamedNeverAPlainPass) {
+    const std::string path = temp(".suite");
+    std::ofstream(path) << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1197\n"
+                        << "8/8/8/8/8/8/8/K6k w - - 0 1 ;D4 1000\n";
+    const auto r = run_gperft("suite --backend cpu --max-depth 2 " + path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "partial")) << r.out;
+    EXPECT_TRUE(contains(r.out, "checked depth 1,2; skipped depth 3")) << r.out;
+    EXPECT_TRUE(contains(r.out, "0 passed, 1 partial (some depths skipped), 0 failed, 1 skipped")) << r.out;
+    EXPECT_TRUE(contains(r.out, "2 depths checked, 2 skipped")) << r.out;
+    const auto j = run_gperft("suite --backend cpu --json --max-nodes 100 " + path);
+    ASSERT_EQ(j.status, 0) << j.err;
+    const auto rows = lines_of(j.out);
+    ASSERT_EQ(rows.size(), 3u) << j.out;
+    const testjson::Value first = testjson::parse(rows[0]);
+    EXPECT_EQ(first["verdict"].text, "partial");
+    EXPECT_EQ(first["checked"].items.size(), 2u);
+    EXPECT_EQ(first["skipped"].items[0].text, "3");
+    EXPECT_EQ(testjson::parse(rows[1])["verdict"].text, "skip");
+    const testjson::Value sum = testjson::parse(rows[2])["summary"];
+    EXPECT_EQ(sum["partial"].text, "1");
+    EXPECT_EQ(sum["depths_skipped"].text, "2");
+    std::remove(path.c_str());
+}
+
+TEST(Cli, StartposWorksWhereverAFenDoes) {
+    EXPECT_EQ(run_gperft("perft --depth 2 --backend cpu --fen startpos").out, "Nodes searched: 400\n");
+    const auto u = run_gperft("unique --depth 2 --json --fen startpos");
+    EXPECT_EQ(testjson::parse(u.out)["fen"].text, chess::START_FEN);
+    EXPECT_EQ(run_gperft("analyze --fen startpos").status, 0);
+}
+
+TEST(Cli, DivideIsSortedByMoveText) {
+    const auto r = run_gperft("perft --depth 2 --divide --backend cpu");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> moves;
+    for (const std::string& l : lines_of(r.out))
+        if (contains(l, ": ") && !l.starts_with("Nodes")) moves.push_back(l.substr(0, l.find(':')));
+    ASSERT_EQ(moves.size(), 20u);
+    EXPECT_TRUE(std::is_sorted(moves.begin(), moves.end())) << r.out;
+}
