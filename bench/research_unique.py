@@ -119,7 +119,7 @@ def main():
     doc = {
         "what": "distinct positions after each ply from the start position (FIDE 9.2 identity: men, side to move, "
                 "castling rights, e.p. only when an e.p. capture is legal), classified; path-weighted counts beside",
-        "made_by": "gperft unique --depth %d --json (CPU engine), %s backend, %.0f s" %
+        "made_by": "gperft unique --depth %d --json, %s backend (%.0f s in the process that printed it)" %
                    (run["depth"], run["backend"], run["seconds"]),
         "commit": commit,
         "unpublished": "no publication was found for the classes of distinct positions (in check, checkmates, "

@@ -12,6 +12,7 @@
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
 #include "engine/uci_engine.hpp"
+#include "json.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -28,7 +29,14 @@ struct CompareOptions {
     int threads = 0;
     Backend backend = Backend::Auto;
     bool chess960 = false;
+    bool json = false;
 };
+
+std::string json_words(const std::vector<std::string>& words) {
+    std::string a = "[";
+    for (size_t i = 0; i < words.size(); ++i) a += (i ? ", " : "") + json::quote(words[i]);
+    return a + "]";
+}
 
 // How the two divides of one position differ.
 struct DivideDiff {
@@ -94,10 +102,16 @@ private:
     }
     void report(const chess::Position& p, int depth, const DivideDiff& d, const Counts& ours, const Counts& theirs);
 
+    std::string engine_name() const { return engine_.name().empty() ? o_.engine : engine_.name(); }
+
     const CompareOptions& o_;
     engine::UciEngine& engine_;
     std::string root_fen_;
     std::vector<std::string> root_moves_, path_;
+    // --json: the object being filled, and the steps of the descent.
+    json::Object out_;
+    std::vector<std::string> steps_;
+    std::string note_;
 };
 
 int Bisection::run() {
@@ -106,20 +120,26 @@ int Bisection::run() {
     for (int depth = o_.depth; depth >= 1; --depth) {
         const Counts us = ours(p, depth), them = theirs(depth);
         const DivideDiff d = diff_of(us, them);
-        if (depth == o_.depth && d.missing.empty() && d.extra.empty() && d.differing.empty()) {
-            std::printf("compare: agree at depth %d: %s nodes (engine: %s)\n", depth, chess::to_string(total(us)).c_str(),
-                        engine_.name().empty() ? o_.engine.c_str() : engine_.name().c_str());
-            return EXIT_OK;
+        const bool agree = d.missing.empty() && d.extra.empty() && d.differing.empty();
+        if (depth == o_.depth) {
+            out_.str("result", agree ? "agree" : "disagree").raw("depth", std::to_string(depth));
+            out_.str("engine", engine_name()).cnt("nodes_gperft", total(us)).cnt("nodes_engine", total(them));
+            if (agree && o_.json) std::cout << out_.text() << std::endl;
+            if (agree && !o_.json)
+                std::printf("compare: agree at depth %d: %s nodes (engine: %s)\n", depth,
+                            chess::to_string(total(us)).c_str(), engine_name().c_str());
+            if (agree) return EXIT_OK;
+            if (!o_.json)
+                std::printf("compare: disagree at depth %d: gperft %s nodes, engine %s\n", depth,
+                            chess::to_string(total(us)).c_str(), chess::to_string(total(them)).c_str());
         }
-        if (depth == o_.depth)
-            std::printf("compare: disagree at depth %d: gperft %s nodes, engine %s\n", depth,
-                        chess::to_string(total(us)).c_str(), chess::to_string(total(them)).c_str());
         if (!d.missing.empty() || !d.extra.empty() || d.differing.empty() || depth == 1) {
-            if (d.missing.empty() && d.extra.empty() && d.differing.empty())
-                std::printf("  the engine counted %s below %s one ply up, but its divide here adds up to %s: its "
-                            "counts depend on how the position is reached\n",
-                            chess::to_string(parent_theirs).c_str(), path_.back().c_str(),
-                            chess::to_string(total(them)).c_str());
+            if (agree) {
+                note_ = "the engine counted " + chess::to_string(parent_theirs) + " below " + path_.back() +
+                        " one ply up, but its divide here adds up to " + chess::to_string(total(them)) +
+                        ": its counts depend on how the position is reached";
+                if (!o_.json) std::printf("  %s\n", note_.c_str());
+            }
             report(p, depth, d, us, them);
             return EXIT_MISMATCH;
         }
@@ -130,8 +150,15 @@ int Bisection::run() {
             if (us.at(m) < us.at(next)) next = m;
         parent_ours = us.at(next);
         parent_theirs = them.at(next);
-        std::printf("  depth %d: %s: gperft %s, engine %s\n", depth, next.c_str(), chess::to_string(parent_ours).c_str(),
-                    chess::to_string(parent_theirs).c_str());
+        if (o_.json) {
+            json::Object step;
+            step.raw("depth", std::to_string(depth)).str("move", next);
+            step.cnt("gperft", parent_ours).cnt("engine", parent_theirs);
+            steps_.push_back(step.text());
+        } else {
+            std::printf("  depth %d: %s: gperft %s, engine %s\n", depth, next.c_str(),
+                        chess::to_string(parent_ours).c_str(), chess::to_string(parent_theirs).c_str());
+        }
         path_.push_back(next);
         p = chess::apply_move(p, chess::parse_uci_move(p, next));
     }
@@ -142,6 +169,27 @@ void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d,
                        const Counts& theirs) {
     std::vector<std::string> all = root_moves_;
     all.insert(all.end(), path_.begin(), path_.end());
+    if (o_.json) {
+        std::string steps = "[";
+        for (size_t i = 0; i < steps_.size(); ++i) steps += (i ? ", " : "") + steps_[i];
+        json::Object differ;
+        for (const auto& m : d.differing) {
+            json::Object pair;
+            pair.cnt("gperft", ours.at(m)).cnt("engine", theirs.at(m));
+            differ.raw(m, pair.text());
+        }
+        json::Object div;
+        div.str("root", root_fen_).raw("root_moves", json_words(root_moves_)).raw("path", json_words(path_));
+        div.str("position", chess::to_fen(p)).raw("depth", std::to_string(depth));
+        div.raw("missing_in_engine", json_words(d.missing)).raw("extra_in_engine", json_words(d.extra));
+        div.raw("counts_differ", differ.text());
+        div.str("reproduce", "position fen " + root_fen_ + (all.empty() ? "" : " moves ") + join_words(all, "") +
+                                 "\ngo perft " + std::to_string(depth));
+        if (!note_.empty()) div.str("note", note_);
+        out_.raw("descent", steps + "]").raw("first_divergence", div.text());
+        std::cout << out_.text() << std::endl;
+        return;
+    }
     std::printf("first divergence:\n");
     std::printf("  root:       %s%s%s\n", root_fen_.c_str(), root_moves_.empty() ? "" : " moves ",
                 join_words(root_moves_, "").c_str());
@@ -183,6 +231,8 @@ Command setup_compare(CLI::App& app) {
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
     add_chess960_flag(*sub, o->chess960);
+    sub->add_flag("--json", o->json,
+                  "Print one JSON object: the verdict, the descent and the first divergence's fields");
     return {sub, [o] { return run_compare_command(*o); }};
 }
 

@@ -7,6 +7,7 @@
 
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "json.hpp"
 #include "suite.hpp"
 #include "verify.hpp"
 
@@ -19,7 +20,33 @@ struct VerifyCommandOptions {
     std::string suite;
     bool chess960 = false;
     bool no_chess960_starts = false;
+    bool json = false;
 };
+
+std::string json_words(const std::vector<std::string>& words) {
+    std::string a = "[";
+    for (size_t i = 0; i < words.size(); ++i) a += (i ? ", " : "") + json::quote(words[i]);
+    return a + "]";
+}
+
+// One object: "clean" or "mismatch", the run's parameters and sizes, and a
+// mismatch's fields.
+void print_json(const VerifyCommandOptions& o, const VerifyReport& r) {
+    json::Object obj;
+    obj.str("result", r.mismatch ? "mismatch" : "clean").raw("samples", std::to_string(r.samples));
+    obj.raw("roots", std::to_string(o.run.roots.size())).raw("chess960_starts", o.run.chess960_starts ? "true" : "false");
+    obj.raw("depth", std::to_string(o.run.depth)).raw("seed", std::to_string(o.run.seed));
+    obj.raw("nodes", std::to_string(r.nodes)).raw("leaves", std::to_string(r.leaves)).num("seconds", r.seconds);
+    if (const auto& m = r.mismatch) {
+        json::Object mm;
+        mm.raw("sample", std::to_string(m->sample)).str("check", m->check).str("detail", m->detail);
+        mm.str("root", m->root_fen).raw("path", json_words(m->path)).str("position", m->fen);
+        mm.str("reference_reads", m->reference_fen).raw("only_gperft", json_words(m->only_common));
+        mm.raw("only_reference", json_words(m->only_reference));
+        obj.raw("mismatch", mm.text());
+    }
+    std::cout << obj.text() << std::endl;
+}
 
 // The start position, every --fen, and every entry of --suite that the FEN
 // parser accepts.
@@ -55,6 +82,10 @@ int run_verify_command(VerifyCommandOptions& o) {
     o.run.roots = roots_of(o);
     o.run.chess960_starts = !o.no_chess960_starts;
     const VerifyReport r = run_verify(o.run);
+    if (o.json) {
+        print_json(o, r);
+        return r.mismatch ? EXIT_MISMATCH : EXIT_OK;
+    }
     if (r.mismatch) {
         print_mismatch(*r.mismatch);
         return EXIT_MISMATCH;
@@ -90,6 +121,7 @@ Command setup_verify(CLI::App& app) {
     sub->add_flag("--no-chess960-starts", o->no_chess960_starts,
                   "Sample only from the start position, --fen and --suite (by default every third sample starts "
                   "from a random Chess960 array, and every third from a Double Chess960 pair)");
+    sub->add_flag("--json", o->json, "Print one JSON object (result, sizes, and the mismatch's fields)");
     return {sub, [o] { return run_verify_command(*o); }};
 }
 

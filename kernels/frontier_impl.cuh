@@ -30,6 +30,7 @@
 
 #include "chess/terminal.hpp"
 #include "frontier.hpp"
+#include "frontier_expand.hpp"
 
 namespace gperft::frontier::detail {
 
@@ -79,33 +80,6 @@ CHESS_FI uint64_t position_hash(const Position& p) {
 struct CountMovesFn {
     Attacks at;
     CHESS_HD uint64_t operator()(const Position& p) const { return chess::count_moves(p, at); }
-};
-
-// Writes the canonical children of parents [first, ...) at their offsets
-// (relative to `base`), each with its parent's multiplicity. Never past a
-// parent's slots: should generation give another number of moves than
-// counting did (offsets), `error` is set and the ply is abandoned.
-struct ExpandFn {
-    const Position* parents;
-    const uint64_t* counts;
-    const uint64_t* offsets;
-    uint64_t base;
-    Position* out;
-    uint64_t* out_counts;
-    uint32_t* error;
-    Attacks at;
-
-    CHESS_HD void operator()(uint64_t i) const {
-        chess::MoveList list;
-        chess::generate_moves(parents[i], at, list);
-        const uint64_t o = offsets[i] - base, slots = offsets[i + 1] - offsets[i];
-        if (uint64_t(list.size) != slots) *error = 1;
-        const uint64_t n = uint64_t(list.size) < slots ? uint64_t(list.size) : slots;
-        for (uint64_t k = 0; k < n; ++k) {
-            out[o + k] = chess::canonical(chess::apply_move(parents[i], list.moves[k]), at);
-            out_counts[o + k] = counts[i];
-        }
-    }
 };
 
 struct InPartition {

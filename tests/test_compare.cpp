@@ -10,6 +10,7 @@
 
 #include "chess/io/fen.hpp"
 #include "engine/perft_output.hpp"
+#include "json_reader.hpp"
 #include "run_process.hpp"
 #include "suite.hpp"
 
@@ -189,6 +190,27 @@ TEST(Compare, NamesTheMissingKnightPromotionAtTheRoot) {
     EXPECT_EQ(field(r.out, "path"), "(none)");
     EXPECT_EQ(field(r.out, "missing in the engine"), "b7b8n");
     EXPECT_EQ(field(r.out, "depth"), "2");
+}
+
+TEST(Compare, JsonCarriesTheVerdictTheDescentAndTheDivergence) {
+    const std::string root = "4k3/8/1P6/8/8/8/8/4K3 w - - 0 1";
+    const auto r = compare(broken("knight-promotions"), root, 3, "--json");
+    ASSERT_EQ(r.status, 1) << r.out << r.err;
+    const testjson::Value v = testjson::parse(r.out);
+    EXPECT_EQ(v["result"].text, "disagree");
+    EXPECT_EQ(v["depth"].text, "3");
+    ASSERT_EQ(v["descent"].items.size(), 2u) << r.out;
+    EXPECT_EQ(v["descent"].items[0]["move"].text, "b6b7");
+    const testjson::Value& d = v["first_divergence"];
+    EXPECT_EQ(d["depth"].text, "1");
+    EXPECT_EQ(d["path"].items.size(), 2u);
+    ASSERT_EQ(d["missing_in_engine"].items.size(), 1u) << r.out;
+    EXPECT_EQ(d["missing_in_engine"].items[0].text, "b7b8n");
+    EXPECT_TRUE(d["extra_in_engine"].items.empty());
+    const auto same = compare(broken("knight-promotions"), chess::START_FEN, 2, "--json");
+    ASSERT_EQ(same.status, 0) << same.out << same.err;
+    EXPECT_EQ(testjson::parse(same.out)["result"].text, "agree");
+    EXPECT_EQ(testjson::parse(same.out)["nodes_engine"].text, "400");
 }
 
 TEST(Compare, BisectsDownToTheKnightPromotion) {

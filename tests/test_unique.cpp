@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "chess/packed_position.hpp"
+#include "frontier_expand.hpp"
 
 #include "chess/stats.hpp"
 #include "gpu_perft.hpp"
@@ -160,6 +161,36 @@ TEST(Unique, AgreesWithEnumerationAndStatistics) {
                 EXPECT_EQ(chess::to_string(plies[d].check_paths),
                           chess::to_string(rows[d - 1].checks_without_mate() + rows[d - 1].checkmates()))
                     << fen;
+            }
+        }
+    }
+}
+
+// The GPU frontier's expansion with a planted count mismatch (the
+// device-only fault it guards against): the flag goes up, and no child is
+// written outside its parent's slots, whether generation gives more moves
+// than counted or fewer.
+TEST(UniqueFrontier, ExpansionNeverWritesOutsideAParentsSlots) {
+    const chess::Position parents[2] = {chess::parse_fen(chess::START_FEN),
+                                        chess::parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1")};  // 20 and 5 moves
+    const chess::Position marker = chess::parse_fen("8/8/8/8/8/8/8/K6k w - - 0 1");
+    const uint64_t counts[2] = {3, 7};
+    for (const auto& [first, second] : {std::pair<uint64_t, uint64_t>{20, 5}, {25, 5}, {10, 5}, {20, 2}}) {
+        const uint64_t offsets[3] = {0, first, first + second};
+        std::vector<chess::Position> out(first + second + 1, marker);
+        std::vector<uint64_t> out_counts(out.size(), 0);
+        uint32_t error = 0;
+        const frontier::detail::ExpandFn expand{parents, counts, offsets, 0, out.data(), out_counts.data(), &error,
+                                                chess::host_attacks()};
+        expand(0), expand(1);
+        const bool planted = first != 20 || second != 5;
+        EXPECT_EQ(error, planted ? 1u : 0u) << first << "/" << second;
+        for (uint64_t i = 0; i < out.size(); ++i) {
+            const bool of_first = i < std::min<uint64_t>(first, 20);
+            const bool of_second = i >= first && i < first + std::min<uint64_t>(second, 5);
+            EXPECT_EQ(out_counts[i], of_first ? 3u : of_second ? 7u : 0u) << first << "/" << second << " slot " << i;
+            if (!of_first && !of_second) {
+                EXPECT_TRUE(out[i] == marker) << "slot " << i << " written";
             }
         }
     }

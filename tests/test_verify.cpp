@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "chess/io/fen.hpp"
+#include "json_reader.hpp"
 #include "run_process.hpp"
 #include "verify.hpp"
 
@@ -19,6 +20,16 @@ TEST(Verify, CleanOnRandomPositionsFromTheStartAndTheSuite) {
                               shell_quote(std::string(GPERFT_TEST_DATA) + "/perft/perftsuite.epd"));
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_TRUE(contains(r.out, "verify: clean: 300 positions from 127 roots and random Chess960 and Double Chess960 starts (depth 2, seed 12345)")) << r.out;
+}
+
+TEST(Verify, JsonNamesTheResultAndTheSizes) {
+    const auto r = run_gperft("verify --positions 20 --depth 1 --seed 7 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const testjson::Value v = testjson::parse(r.out);
+    EXPECT_EQ(v["result"].text, "clean");
+    EXPECT_EQ(v["samples"].text, "20");
+    EXPECT_EQ(v["seed"].text, "7");
+    EXPECT_GT(std::stoull(v["nodes"].text), 20u);
 }
 
 TEST(Verify, SameSeedSameWorkWhateverTheThreadCount) {
