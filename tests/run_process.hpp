@@ -2,6 +2,7 @@
 // stdout and stderr, for tests of the command-line behaviour.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,3 +44,18 @@ inline ProcessResult run_shell(const std::string& command) {
 }
 
 inline ProcessResult run_gperft(const std::string& args) { return run_shell(std::string(GPERFT_BINARY) + " " + args); }
+
+// Starts gperft with `args` (shell words) in the background, its stdout to
+// the file `out` and its stderr to fd `err` (-1: to `out` too), for tests
+// that signal it; the caller waits for it (waitpid).
+inline pid_t spawn_gperft(const std::string& args, const std::string& out, int err = -1) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(err < 0 ? fd : err, 2);
+        execl("/bin/sh", "sh", "-c", ("exec " + std::string(GPERFT_BINARY) + " " + args).c_str(), (char*)nullptr);
+        _exit(127);
+    }
+    return pid;
+}

@@ -35,19 +35,6 @@ int count_lines(const std::string& text) {
     return n;
 }
 
-// Starts gperft with `args` (shell words), stdout to `out`, stderr to fd `err`.
-pid_t spawn(const std::string& args, const std::string& out, int err) {
-    const pid_t pid = fork();
-    if (pid == 0) {
-        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 1);
-        dup2(err, 2);
-        execl("/bin/sh", "sh", "-c", ("exec " + std::string(GPERFT_BINARY) + " " + args).c_str(), (char*)nullptr);
-        _exit(127);
-    }
-    return pid;
-}
-
 std::string json_field(const std::string& json, const std::string& key) {
     const size_t at = json.find("\"" + key + "\": ");
     if (at == std::string::npos) return "";
@@ -80,7 +67,7 @@ TEST(DeepCli, KilledRunResumesToTheExactTotal) {
     // killed well before the end.
     const std::string args = DEPTH6 + "--json --batch-units 16 --journal " + j.path;
     const std::string out = j.path + ".out";
-    const pid_t pid = spawn(args, out, 2);
+    const pid_t pid = spawn_gperft(args, out, 2);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (count_lines(slurp(j.path)) < 1 + 48 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -193,7 +180,7 @@ TEST(DeepCli, ProgressBarGoesToATerminalStderrOnly) {
     const int tty = open(ptsname(master), O_RDWR | O_NOCTTY);
     ASSERT_GE(tty, 0);
     const std::string out = "/tmp/gperft_progress_" + std::to_string(getpid());
-    const pid_t pid = spawn("perft --depth 5 --backend cpu --split 3 --batch-units 64", out, tty);
+    const pid_t pid = spawn_gperft("perft --depth 5 --backend cpu --split 3 --batch-units 64", out, tty);
     close(tty);
     std::string err;
     char buf[4096];

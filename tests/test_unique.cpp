@@ -303,19 +303,6 @@ TEST(UniqueCli, ReachCountsPathsToAPosition) {
 
 namespace {
 
-// Starts gperft with `args` (shell words), its output to `out`.
-pid_t spawn(const std::string& args, const std::string& out) {
-    const pid_t pid = fork();
-    if (pid == 0) {
-        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execl("/bin/sh", "sh", "-c", ("exec " + std::string(GPERFT_BINARY) + " " + args).c_str(), (char*)nullptr);
-        _exit(127);
-    }
-    return pid;
-}
-
 size_t lines_of(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
 
 // The "plies" array of unique's JSON, which must not depend on a journal.
@@ -342,7 +329,7 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     const auto plain = run_gperft("unique --depth 6 --passes 24 --backend cpu --json");
     ASSERT_EQ(plain.status, 0) << plain.err;
 
-    const pid_t pid = spawn(args, out);
+    const pid_t pid = spawn_gperft(args, out);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while (lines_of(slurp(journal)) < 1 + 2 * 12 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
