@@ -32,12 +32,6 @@ struct CompareOptions {
     bool json = false;
 };
 
-std::string json_words(const std::vector<std::string>& words) {
-    std::string a = "[";
-    for (size_t i = 0; i < words.size(); ++i) a += (i ? ", " : "") + json::quote(words[i]);
-    return a + "]";
-}
-
 // How the two divides of one position differ.
 struct DivideDiff {
     std::vector<std::string> missing, extra;  // moves the engine lacks / has on its own
@@ -179,9 +173,9 @@ void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d,
             differ.raw(m, pair.text());
         }
         json::Object div;
-        div.str("root", root_fen_).raw("root_moves", json_words(root_moves_)).raw("path", json_words(path_));
+        div.str("root", root_fen_).raw("root_moves", json::strings(root_moves_)).raw("path", json::strings(path_));
         div.str("position", chess::to_fen(p)).raw("depth", std::to_string(depth));
-        div.raw("missing_in_engine", json_words(d.missing)).raw("extra_in_engine", json_words(d.extra));
+        div.raw("missing_in_engine", json::strings(d.missing)).raw("extra_in_engine", json::strings(d.extra));
         div.raw("counts_differ", differ.text());
         div.str("reproduce", "position fen " + root_fen_ + (all.empty() ? "" : " moves ") + join_words(all, "") +
                                  "\ngo perft " + std::to_string(depth));

@@ -22,6 +22,7 @@
 #include "dist/faults.hpp"
 #include "dist/frontier_exchange.hpp"
 #include "frontier.hpp"
+#include "interrupt_note.hpp"
 #include "json.hpp"
 #include "parallel.hpp"
 #include "text_table.hpp"
@@ -189,6 +190,8 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
             std::fprintf(stderr, "gperft: resuming from journal %s: %zu of the last ply's %d passes done\n",
                          o.journal.c_str(), journal->finished_count(), journal->passes());
     }
+    std::optional<InterruptNote> note;
+    if (journal) note.emplace(o.journal);
     {
         std::optional<Progress> bar;  // cleared before anything is printed
         const std::unique_ptr<frontier::Engine> engine = make_engine(s, o, gpu, journal ? &*journal : nullptr, &bar);

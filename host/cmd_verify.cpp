@@ -23,12 +23,6 @@ struct VerifyCommandOptions {
     bool json = false;
 };
 
-std::string json_words(const std::vector<std::string>& words) {
-    std::string a = "[";
-    for (size_t i = 0; i < words.size(); ++i) a += (i ? ", " : "") + json::quote(words[i]);
-    return a + "]";
-}
-
 // One object: "clean" or "mismatch", the run's parameters and sizes, and a
 // mismatch's fields.
 void print_json(const VerifyCommandOptions& o, const VerifyReport& r) {
@@ -40,9 +34,9 @@ void print_json(const VerifyCommandOptions& o, const VerifyReport& r) {
     if (const auto& m = r.mismatch) {
         json::Object mm;
         mm.raw("sample", std::to_string(m->sample)).str("check", m->check).str("detail", m->detail);
-        mm.str("root", m->root_fen).raw("path", json_words(m->path)).str("position", m->fen);
-        mm.str("reference_reads", m->reference_fen).raw("only_gperft", json_words(m->only_common));
-        mm.raw("only_reference", json_words(m->only_reference));
+        mm.str("root", m->root_fen).raw("path", json::strings(m->path)).str("position", m->fen);
+        mm.str("reference_reads", m->reference_fen).raw("only_gperft", json::strings(m->only_common));
+        mm.raw("only_reference", json::strings(m->only_reference));
         obj.raw("mismatch", mm.text());
     }
     std::cout << obj.text() << std::endl;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "chess/io/count_text.hpp"
 
@@ -69,6 +70,13 @@ inline std::string number(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
+}
+
+// ["a", "b", ...]: strings as a JSON array.
+inline std::string strings(const std::vector<std::string>& items) {
+    std::string a = "[";
+    for (size_t i = 0; i < items.size(); ++i) a += (i ? ", " : "") + quote(items[i]);
+    return a + "]";
 }
 
 // Builds one object: {"key": value, ...}. Values are already JSON text.

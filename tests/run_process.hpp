@@ -6,10 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 struct ProcessResult {
     int status = -1;
@@ -44,6 +47,18 @@ inline ProcessResult run_shell(const std::string& command) {
 }
 
 inline ProcessResult run_gperft(const std::string& args) { return run_shell(std::string(GPERFT_BINARY) + " " + args); }
+
+// Waits (a minute at most) until the file at `path` has `lines` lines: for
+// tests that signal a run once its journal holds some records.
+inline void wait_for_lines(const std::string& path, size_t lines) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
+        const std::string text = slurp(path);
+        if (size_t(std::count(text.begin(), text.end(), '\n')) >= lines) return;
+        if (std::chrono::steady_clock::now() > deadline) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
 
 // Starts gperft with `args` (shell words) in the background, its stdout to
 // the file `out` and its stderr to fd `err` (-1: to `out` too), for tests

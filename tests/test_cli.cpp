@@ -168,8 +168,9 @@ TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "--backend gpu:")) << r.err;
     // On a machine with no NVIDIA driver, that is what it says.
-    if (access("/proc/driver/nvidia/version", F_OK) != 0 && !contains(r.err, "without CUDA"))
+    if (access("/proc/driver/nvidia/version", F_OK) != 0 && !contains(r.err, "without CUDA")) {
         EXPECT_TRUE(contains(r.err, "--backend gpu: no CUDA device found")) << r.err;
+    }
 }
 
 // --device N picks the N-th GPU the runtime may see (CUDA_VISIBLE_DEVICES'

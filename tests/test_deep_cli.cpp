@@ -68,9 +68,7 @@ TEST(DeepCli, KilledRunResumesToTheExactTotal) {
     const std::string args = DEPTH6 + "--json --batch-units 16 --journal " + j.path;
     const std::string out = j.path + ".out";
     const pid_t pid = spawn_gperft(args, out, 2);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (count_lines(slurp(j.path)) < 1 + 48 && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    wait_for_lines(j.path, 1 + 48);
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -96,6 +94,30 @@ TEST(DeepCli, KilledRunResumesToTheExactTotal) {
     EXPECT_EQ(json_field(again.out, "nodes"), start_count(6));
     EXPECT_EQ(json_field(again.out, "units_resumed"), json_field(again.out, "units"));
     std::remove(out.c_str());
+}
+
+// SIGINT or SIGTERM during a journaled run: the message names the journal
+// and how to resume, the status is the signal's, and the resumed run gives
+// the exact total.
+TEST(DeepCli, InterruptedRunSaysWhereItsJournalIs) {
+    for (int sig : {SIGINT, SIGTERM}) {
+        Journal j;
+        const std::string args = DEPTH6 + "--json --batch-units 16 --journal " + j.path;
+        const std::string out = j.path + ".out";
+        const pid_t pid = spawn_gperft(args, out);
+        wait_for_lines(j.path, 1 + 16);
+        ASSERT_EQ(kill(pid, sig), 0);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before the signal";
+        EXPECT_EQ(WTERMSIG(status), sig);
+        EXPECT_EQ(slurp(out), "gperft: interrupted; the finished work is in the journal " + j.path +
+                                  ": run the same command again to resume\n");
+        const auto r = run_gperft(args);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(json_field(r.out, "nodes"), start_count(6));
+        std::remove(out.c_str());
+    }
 }
 
 TEST(DeepCli, TornTailIsDiscardedAndTheRunCompletes) {

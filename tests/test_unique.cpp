@@ -337,9 +337,7 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     ASSERT_EQ(plain.status, 0) << plain.err;
 
     const pid_t pid = spawn_gperft(args, out);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (lines_of(slurp(journal)) < 1 + 2 * 12 && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    wait_for_lines(journal, 1 + 2 * 12);
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
     waitpid(pid, &status, 0);

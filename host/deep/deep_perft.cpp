@@ -23,6 +23,7 @@
 #include "deep/unit_book.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
+#include "interrupt_note.hpp"
 
 namespace gperft {
 
@@ -234,6 +235,8 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
         HostTable table(d.host_hash_mb << 20);
         const WorkUnits w = build_work_units(root, d.split);
         UnitBook book(root, depth, w, o.zobrist_seed, o.journal);
+        std::optional<InterruptNote> note;
+        if (!o.journal.empty()) note.emplace(o.journal);
         count_units(depth, w, o, book, engine, table);
         fill_unit_result(d, w, book, table.hits());
     }

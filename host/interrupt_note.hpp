@@ -1,0 +1,19 @@
+// While a journaled run is going, SIGINT or SIGTERM first says where the
+// finished work is kept and how to resume, then ends the process as the
+// signal would have (the shell sees the usual status). The journal itself
+// needs nothing more: every record is written whole and fsync'd.
+#pragma once
+
+#include <string>
+
+namespace gperft {
+
+class InterruptNote {
+   public:
+    explicit InterruptNote(const std::string& journal_path);
+    ~InterruptNote();  // the previous handlers again
+    InterruptNote(const InterruptNote&) = delete;
+    InterruptNote& operator=(const InterruptNote&) = delete;
+};
+
+}  // namespace gperft
