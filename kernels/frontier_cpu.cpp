@@ -184,48 +184,27 @@ void parallel_chunks(uint64_t n, uint64_t chunk, int threads, F&& f) {
     for (auto& t : pool) t.join();
 }
 
-struct Tally {
-    uint64_t distinct = 0, in_check = 0, mates = 0, stalemates = 0, insufficient = 0, en_passant = 0, castling = 0;
-    chess::u128 paths = 0, check_paths = 0, mate_paths = 0, stalemate_paths = 0, insufficient_paths = 0;
+// Adds one distinct position reached by n paths to a ply's counts.
+void tally(PlyCounts& c, const Position& p, uint64_t n, const chess::Attacks& at) {
+    const bool check = chess::in_check(p, at), moves = chess::has_legal_move(p, at);
+    const bool dead = moves && chess::insufficient_material(p);
+    ++c.distinct;
+    c.paths += n;
+    if (check) ++c.in_check, c.check_paths += n;
+    if (check && !moves) ++c.checkmates, c.checkmate_paths += n;
+    if (!check && !moves) ++c.stalemates, c.stalemate_paths += n;
+    if (dead) ++c.insufficient, c.insufficient_paths += n;
+    c.en_passant += p.ep != chess::SQ_NONE;
+    c.castling += p.castle_rooks != 0;
+}
 
-    void add(const Position& p, uint64_t n, const chess::Attacks& at) {
-        const bool check = chess::in_check(p, at), moves = chess::has_legal_move(p, at);
-        const bool dead = moves && chess::insufficient_material(p);
-        ++distinct;
-        paths += n;
-        if (check) ++in_check, check_paths += n;
-        if (check && !moves) ++mates, mate_paths += n;
-        if (!check && !moves) ++stalemates, stalemate_paths += n;
-        if (dead) ++insufficient, insufficient_paths += n;
-        en_passant += p.ep != chess::SQ_NONE;
-        castling += p.castle_rooks != 0;
-    }
-    static Tally of(const PlyCounts& c) {
-        Tally t;
-        t.distinct = c.distinct, t.in_check = c.in_check, t.mates = c.checkmates, t.stalemates = c.stalemates;
-        t.insufficient = c.insufficient, t.en_passant = c.en_passant, t.castling = c.castling;
-        t.paths = c.paths, t.check_paths = c.check_paths, t.mate_paths = c.checkmate_paths;
-        t.stalemate_paths = c.stalemate_paths, t.insufficient_paths = c.insufficient_paths;
-        return t;
-    }
-    Tally& operator+=(const Tally& o) {
-        distinct += o.distinct, in_check += o.in_check, mates += o.mates, stalemates += o.stalemates;
-        insufficient += o.insufficient, en_passant += o.en_passant, castling += o.castling;
-        paths += o.paths, check_paths += o.check_paths, mate_paths += o.mate_paths;
-        stalemate_paths += o.stalemate_paths, insufficient_paths += o.insufficient_paths;
-        return *this;
-    }
-    PlyCounts counts(int ply, int passes) const {
-        PlyCounts c;
-        c.ply = ply, c.passes = passes;
-        c.distinct = distinct, c.paths = paths;
-        c.in_check = in_check, c.checkmates = mates, c.stalemates = stalemates, c.insufficient = insufficient;
-        c.check_paths = check_paths, c.checkmate_paths = mate_paths;
-        c.stalemate_paths = stalemate_paths, c.insufficient_paths = insufficient_paths;
-        c.en_passant = en_passant, c.castling = castling;
-        return c;
-    }
-};
+// a += b, counter by counter (ply and passes stay a's).
+void add(PlyCounts& a, const PlyCounts& b) {
+    std::vector<chess::u128> f = count_fields(a);
+    const std::vector<chess::u128> g = count_fields(b);
+    for (size_t i = 0; i < f.size(); ++i) f[i] += g[i];
+    a = from_fields(a.ply, a.passes, f);
+}
 
 // Half the machine's memory, shared among the processes on it.
 uint64_t default_budget(int sharers) {
@@ -269,27 +248,29 @@ class CpuEngine : public Engine {
     int expand() override { return run_ply(true, nullptr); }
 
     PlyCounts expand_last(int ply) override {
-        Tally t;
-        const int passes = run_ply(false, &t);
-        return t.counts(ply, passes);
+        PlyCounts c;
+        c.ply = ply;
+        c.passes = run_ply(false, &c);
+        return c;
     }
 
     PlyCounts classify(int ply, int passes) const override {
         std::mutex m;
-        Tally total;
+        PlyCounts total;
+        total.ply = ply, total.passes = passes;
         parallel_chunks(frontier_.size(), 1 << 14, threads_, [&](uint64_t a, uint64_t b) {
-            Tally t;
-            for (uint64_t i = a; i < b; ++i) t.add(chess::unpack(frontier_[i].key, chess960_), frontier_[i].count, at_);
+            PlyCounts t;
+            for (uint64_t i = a; i < b; ++i) tally(t, chess::unpack(frontier_[i].key, chess960_), frontier_[i].count, at_);
             std::lock_guard<std::mutex> g(m);
-            total += t;
+            add(total, t);
         });
-        return total.counts(ply, passes);
+        return total;
     }
 
    private:
     // One ply: the children of the frontier replace it (keep), or are
     // classified into `last` and dropped. Returns the passes it took.
-    int run_ply(bool keep, Tally* last) {
+    int run_ply(bool keep, PlyCounts* last) {
         const uint64_t parents = frontier_.size();
         std::atomic<uint64_t> children{0};
         parallel_chunks(parents, 1 << 12, threads_, [&](uint64_t a, uint64_t b) {
@@ -317,38 +298,38 @@ class CpuEngine : public Engine {
             start_progress(parents, passes);
             std::vector<Entry> next;
             if (keep) next.reserve(uint64_t(expected * PLAN_MARGIN));  // pages are taken as they are written
-            Tally tally;
+            PlyCounts counts;
             bool fits = true;
             for (int pass = 0; fits && pass < passes; ++pass)
                 fits = run_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, keep ? &next : nullptr,
-                                &tally);
+                                &counts);
             if (!fits) continue;  // a pass outgrew its room: split finer
-            ratio_ = children ? double(tally.distinct) / double(children) : 1.0;
+            ratio_ = children ? double(counts.distinct) / double(children) : 1.0;
             if (keep) frontier_.swap(next);
-            else frontier_ = {}, *last = tally;
+            else frontier_ = {}, add(*last, counts);
             return passes;
         }
     }
 
     // The last ply's passes with a journal: those it holds are not run
     // again, and the pass count is the journal's.
-    int logged_passes(int passes, double expected, uint64_t room, Tally& total) {
+    int logged_passes(int passes, double expected, uint64_t room, PlyCounts& total) {
         if (log_->passes()) passes = log_->passes();
         log_->start(passes);
         start_progress(frontier_.size(), passes);
         for (int pass = 0; pass < passes; ++pass) {
             if (const PlyCounts* c = log_->finished(pass)) {
-                total += Tally::of(*c);
+                add(total, *c);
                 ply_total_ -= frontier_.size();  // the rate and ETA are of this run's work
                 continue;
             }
-            Tally t;
+            PlyCounts t;
             if (!run_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, nullptr, &t))
                 throw BudgetTooSmall("pass " + std::to_string(pass) + " of " + std::to_string(passes) +
                                      " outgrew --memory " + mib(budget_) +
                                      "; the journal keeps its pass count: give more memory, or start a new journal");
-            log_->record(pass, t.counts(0, passes));
-            total += t;
+            log_->record(pass, t);
+            add(total, t);
         }
         frontier_ = {};
         return passes;
@@ -360,10 +341,10 @@ class CpuEngine : public Engine {
     }
 
     // One pass: the children in its hash range, merged in the tables, then
-    // appended to `next` (or only tallied). False when the tables outgrew
-    // `room`.
+    // appended to `next` (only their number added to `counts`), or tallied
+    // into `counts`. False when the tables outgrew `room`.
     bool run_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, std::vector<Entry>* next,
-                  Tally* tally) {
+                  PlyCounts* counts) {
         uint32_t partitions = 16;
         while (partitions < MAX_PARTITIONS && expected / partitions > double(PARTITION_ENTRIES)) partitions *= 2;
         std::vector<Table> tables(partitions);
@@ -435,18 +416,18 @@ class CpuEngine : public Engine {
         if (next) next->resize(at + offset[partitions]);
         std::mutex m;
         parallel_chunks(partitions, 4, threads_, [&](uint64_t a, uint64_t b) {
-            Tally t;
+            PlyCounts t;
             for (uint64_t p = a; p < b; ++p) {
                 uint64_t o = at + offset[p];
                 tables[p].for_each([&](const Entry& e) {
                     if (next) (*next)[o++] = e;
-                    else t.add(chess::unpack(e.key, chess960_), e.count, at_);
+                    else tally(t, chess::unpack(e.key, chess960_), e.count, at_);
                 });
                 if (next) t.distinct += tables[p].size();
                 tables[p].release();
             }
             std::lock_guard<std::mutex> g(m);
-            *tally += t;
+            add(*counts, t);
         });
         return true;
     }
