@@ -59,15 +59,6 @@ std::string units_per_rank_text(const std::vector<size_t>& units) {
 }
 
 // `dist` adds the ranks of a distributed run.
-// The divide as (UCI move, count), sorted by the move's text, so that it
-// diffs cleanly against another engine's sorted divide.
-std::vector<std::pair<std::string, chess::u128>> sorted_divide(const PerftResult& r, const chess::Position& root) {
-    std::vector<std::pair<std::string, chess::u128>> out;
-    for (const auto& [m, n] : r.divide) out.emplace_back(chess::move_to_uci(m, root.chess960), n);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 void print_result(const PerftOptions& o, const chess::Position& root, const PerftResult& r, const DeepResult* deep,
                   const dist::DistResult* dist = nullptr) {
     // Nodes per second of what this run counted: units resumed from a journal
@@ -244,9 +235,7 @@ void add_deep_options(CLI::App& sub, PerftOptions& o) {
                        ->check(seed_validator()));
     deep.push_back(sub.add_option("--journal", o.deep.journal,
                                   "Append finished work units to FILE; rerun with the same arguments to resume")
-                       ->check(CLI::Validator(
-                           [](std::string& path) { return path.empty() ? std::string("the file name is empty") : ""; },
-                           "FILE")));
+                       ->check(file_name_validator()));
     deep.push_back(sub.add_option("--batch-units", o.deep.batch_units, "Work units per backend call (default: adaptive)")
                        ->check(CLI::Range(1, 1 << 24)));
     deep.push_back(sub.add_flag("--hash-force", o.deep.hash_force,
@@ -268,8 +257,7 @@ Command setup_perft(CLI::App& app) {
     sub->add_option("--file", o->file,
                     "Count every position of FILE (one FEN or EPD a line, '#' comments; '-': stdin) at depths 1..N, "
                     "as JSON Lines")
-        ->check(CLI::Validator(
-            [](std::string& path) { return path.empty() ? std::string("the file name is empty") : ""; }, "FILE"));
+        ->check(file_name_validator());
     sub->add_flag("--epd", o->epd, "With --file: write each position as EPD with ';D1 n ;D2 n ...' appended");
     add_chess960_flag(*sub, o->chess960);
     add_shredder_flag(*sub, o->notation);

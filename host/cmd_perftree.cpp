@@ -1,7 +1,6 @@
 // gperft perftree DEPTH FEN [MOVES]: the perftree script protocol
 // (github.com/agausmann/perftree), so gperft can sit on either side of it:
 // one "move count" line per root move, a blank line, then the total.
-#include <algorithm>
 #include <iostream>
 
 #include "chess/io/count_text.hpp"
@@ -23,11 +22,8 @@ struct PerftreeOptions {
 int run_perftree_command(const PerftreeOptions& o) {
     const chess::Position root = position_from(o.fen, o.moves, o.chess960);
     const PerftResult r = run_perft(root, o.depth, o.backend, o.threads);
-    std::vector<std::pair<std::string, chess::u128>> lines;
-    for (const auto& [m, n] : r.divide) lines.emplace_back(chess::move_to_uci(m, root.chess960), n);
-    std::sort(lines.begin(), lines.end());
     std::string out;
-    for (const auto& [m, n] : lines) out += m + " " + chess::to_string(n) + "\n";
+    for (const auto& [m, n] : sorted_divide(r, root)) out += m + " " + chess::to_string(n) + "\n";
     std::cout << out << "\n" << chess::to_string(r.nodes) << std::endl;
     return EXIT_OK;
 }

@@ -40,7 +40,6 @@ struct UniqueOptions {
     uint64_t memory_mb = 0;
     int passes = 1;
     std::string journal;
-    bool journal_given = false;
     std::vector<std::string> reach;
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
@@ -181,7 +180,7 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
     // The last ply's positions are kept only for what needs them.
     const bool keep_final = o.dead_search || !o.emit.empty() || !o.reach.empty();
     std::optional<UniqueJournal> journal;
-    if (!o.journal.empty() || o.journal_given) {
+    if (!o.journal.empty()) {
         if (s.distributed()) throw std::invalid_argument("--journal: a distributed unique keeps no journal");
         if (keep_final) throw std::invalid_argument("--journal cannot be combined with --reach, --emit or --dead");
         journal.emplace(o.journal, chess::to_fen(root, o.notation), root.chess960, o.depth);
@@ -303,7 +302,7 @@ Command setup_unique(CLI::App& app) {
     sub->add_option("--journal", o->journal,
                     "CPU: keep the last ply's finished passes in this file; the same command run again resumes a "
                     "killed run there (the plies before the last are computed again)")
-        ->each([o](const std::string&) { o->journal_given = true; });
+        ->check(file_name_validator());
     sub->add_option("--reach", o->reach, "Print how many move paths of length depth end in this position (repeatable)")
         ->transform(fen_validator());
     sub->add_option("--emit", o->emit,

@@ -21,10 +21,13 @@ JournalHeader header_of(const std::string& position, int depth, int passes) {
     return h;
 }
 
-// A unit's fingerprint: its pass and counter (the header names the run).
+// A unit's fingerprint: "unique" and its index (pass and counter; the
+// header names the run).
+uint64_t fingerprint(size_t unit) { return 0x756E697175650000ULL | unit; }
+
 std::vector<uint64_t> fingerprints(int passes) {
     std::vector<uint64_t> f(size_t(passes) * size_t(FIELDS));
-    for (size_t i = 0; i < f.size(); ++i) f[i] = 0x756E697175650000ULL | i;  // "unique" and the unit's index
+    for (size_t i = 0; i < f.size(); ++i) f[i] = fingerprint(i);
     return f;
 }
 
@@ -55,7 +58,6 @@ int passes_in(const std::string& path) {
 
 UniqueJournal::UniqueJournal(std::string path, std::string fen, bool chess960, int depth)
     : path_(std::move(path)), position_(std::string("unique ") + (chess960 ? "chess960 " : "") + fen), depth_(depth) {
-    if (path_.empty()) throw JournalError("--journal: the file name is empty");
     if (const int p = passes_in(path_)) open(p);
 }
 
@@ -93,7 +95,7 @@ void UniqueJournal::record(int pass, const frontier::PlyCounts& counts) {
     for (int k = 0; k < FIELDS; ++k) {
         JournalUnit u;
         u.index = uint32_t(pass * FIELDS + k);
-        u.fingerprint = fingerprints(passes_)[u.index];
+        u.fingerprint = fingerprint(u.index);
         u.remaining = 1;
         u.count = f[size_t(k)];
         units.push_back(u);

@@ -48,13 +48,14 @@ inline ProcessResult run_shell(const std::string& command) {
 
 inline ProcessResult run_gperft(const std::string& args) { return run_shell(std::string(GPERFT_BINARY) + " " + args); }
 
+inline int count_lines(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
+
 // Waits (a minute at most) until the file at `path` has `lines` lines: for
 // tests that signal a run once its journal holds some records.
-inline void wait_for_lines(const std::string& path, size_t lines) {
+inline void wait_for_lines(const std::string& path, int lines) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     for (;;) {
-        const std::string text = slurp(path);
-        if (size_t(std::count(text.begin(), text.end(), '\n')) >= lines) return;
+        if (count_lines(slurp(path)) >= lines) return;
         if (std::chrono::steady_clock::now() > deadline) return;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }

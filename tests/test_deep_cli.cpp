@@ -29,12 +29,6 @@ std::string start_count(int depth) {
     return "missing from cpw_positions.epd";
 }
 
-int count_lines(const std::string& text) {
-    int n = 0;
-    for (char c : text) n += c == '\n';
-    return n;
-}
-
 std::string json_field(const std::string& json, const std::string& key) {
     const size_t at = json.find("\"" + key + "\": ");
     if (at == std::string::npos) return "";

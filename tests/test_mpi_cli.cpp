@@ -31,12 +31,6 @@ std::vector<long long> json_array(const std::string& text) {
     return v;
 }
 
-int count_lines(const std::string& text) {
-    int n = 0;
-    for (char c : text) n += c == '\n';
-    return n;
-}
-
 struct Journal {
     std::string path = "/tmp/gperft_mpi_cli_" + std::to_string(getpid()) + ".journal";
     Journal() { std::remove(path.c_str()); }

@@ -310,8 +310,6 @@ TEST(UniqueCli, ReachCountsPathsToAPosition) {
 
 namespace {
 
-size_t lines_of(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
-
 // The "plies" array of unique's JSON, which must not depend on a journal.
 std::string plies_of(const std::string& json) {
     const testjson::Value v = testjson::parse(json);
@@ -342,9 +340,9 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     int status = 0;
     waitpid(pid, &status, 0);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
-    const size_t finished = (lines_of(slurp(journal)) - 1) / 12;  // a pass is twelve counters
-    ASSERT_GE(finished, 2u);
-    ASSERT_LT(finished, 24u);
+    const int finished = (count_lines(slurp(journal)) - 1) / 12;  // a pass is twelve counters
+    ASSERT_GE(finished, 2);
+    ASSERT_LT(finished, 24);
 
     const auto resumed = run_gperft(args);
     ASSERT_EQ(resumed.status, 0) << resumed.err;
@@ -354,7 +352,7 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
                                " of the last ply's 24 passes done"),
               std::string::npos)
         << resumed.err;
-    EXPECT_EQ(lines_of(slurp(journal)), 1u + 24 * 12);
+    EXPECT_EQ(count_lines(slurp(journal)), 1 + 24 * 12);
     // Run again, everything is in the journal.
     const auto again = run_gperft(args);
     EXPECT_EQ(plies_of(again.out), plies_of(plain.out));
