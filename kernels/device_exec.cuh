@@ -1,7 +1,7 @@
 // The breadth-first pipeline's executor on a CUDA device: kernels that run
 // the per-item work of level_work.hpp (and level_keys.hpp, level_stats.hpp),
-// CUB's scans and radix sort, and cudaMemcpy for the few values the host
-// driver reads. GPU-only refinements live here: the warp shuffles behind
+// CUB's scans and radix sort, and copies for the few values the host driver
+// reads, all on the stream of the run's device (gpu_perft.cu). GPU-only refinements live here: the warp shuffles behind
 // accumulate and reduce_stats and the shared-memory staging behind generate
 // (host_exec.hpp models them step by step). Every call and launch is checked.
 #pragma once
@@ -60,6 +60,13 @@ void check_launch(const char* kind) {
     const std::string what = std::string(kind) + " launch of " + kernel_name<F>();
     cuda_check(cudaGetLastError(), what.c_str());
     if (sync_launches()) cuda_check(cudaDeviceSynchronize(), (what + " (synchronised: GPERFT_SYNC_LAUNCHES)").c_str());
+}
+
+// The same for a CUB call.
+inline void check_cub(cudaError_t e, const char* what) {
+    cuda_check(e, what);
+    if (sync_launches())
+        cuda_check(cudaDeviceSynchronize(), (std::string(what) + " (synchronised: GPERFT_SYNC_LAUNCHES)").c_str());
 }
 
 template <class F>
@@ -136,17 +143,20 @@ __global__ void __launch_bounds__(GENERATE_BLOCK) generate_kernel(G g) {
     write_stage(g, b, int(threadIdx.x), s_moves, s_owner);
 }
 
+// A view of one run's device memory and stream: it owns nothing (the
+// device's owner in gpu_perft.cu does), and every call is ordered on `stream`.
 class DeviceExec {
    public:
-    DeviceExec(void* arena, std::size_t bytes, uint32_t* error_flag, Attacks tables, Zobrist keys,
-               PerftTables perft_tables, std::size_t table_bytes)
-        : arena_(arena, bytes),
+    DeviceExec(cudaStream_t stream, void* arena, std::size_t bytes, uint32_t* error_flag, Attacks tables,
+               Zobrist keys, PerftTables perft_tables, std::size_t table_bytes)
+        : stream_(stream),
+          arena_(arena, bytes),
           error_(error_flag),
           at_(tables),
           keys_(keys),
           perft_tables_(perft_tables),
           table_bytes_(table_bytes) {
-        cuda_check(cudaMemset(error_, 0, sizeof(uint32_t)), "cudaMemset(error flag)");
+        cuda_check(cudaMemsetAsync(error_, 0, sizeof(uint32_t), stream_), "cudaMemsetAsync(error flag)");
     }
 
     StackArena& arena() { return arena_; }
@@ -159,13 +169,18 @@ class DeviceExec {
         if (read(error_)) throw std::runtime_error(std::string("GPU perft: ") + what);
     }
 
+    // From pageable host memory: the source is staged before the call
+    // returns, so the caller may reuse it at once.
     template <class T>
     void upload(T* dst, const T* src, uint64_t n) {
-        cuda_check(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy(upload)");
+        cuda_check(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync(upload)");
     }
+    // Waits for the stream: the data is there when it returns.
     template <class T>
     void download(T* dst, const T* src, uint64_t n) {
-        cuda_check(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy(download)");
+        cuda_check(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+                   "cudaMemcpyAsync(download)");
+        cuda_check(cudaStreamSynchronize(stream_), "download (waiting for the stream)");
     }
     template <class T>
     T read(const T* p) {
@@ -175,14 +190,14 @@ class DeviceExec {
     }
     template <class T>
     void clear(T* p, uint64_t n) {
-        cuda_check(cudaMemset(p, 0, n * sizeof(T)), "cudaMemset(clear)");
+        cuda_check(cudaMemsetAsync(p, 0, n * sizeof(T), stream_), "cudaMemsetAsync(clear)");
     }
 
     template <class F>
     void for_each(uint64_t n, const F& f) {
         if (n == 0) return;
         constexpr int B = LaunchShape<F>::block;
-        for_each_kernel<<<unsigned((n + B - 1) / B), B>>>(f, n);
+        for_each_kernel<<<unsigned((n + B - 1) / B), B, 0, stream_>>>(f, n);
         check_launch<F>("for_each");
     }
 
@@ -191,14 +206,14 @@ class DeviceExec {
         if (n == 0) return;
         constexpr int B = LaunchShape<F>::block;
         static_assert(B % WARP == 0, "warp accumulation needs whole warps");
-        accumulate_kernel<<<unsigned((n + B - 1) / B), B>>>(f, n, reinterpret_cast<unsigned long long*>(counters));
+        accumulate_kernel<<<unsigned((n + B - 1) / B), B, 0, stream_>>>(f, n, reinterpret_cast<unsigned long long*>(counters));
         check_launch<F>("accumulate");
     }
 
     template <class F>
     void reduce_stats(uint64_t n, const F& f, uint64_t* counters) {
         if (n == 0) return;
-        stats_kernel<<<unsigned((n + STATS_BLOCK - 1) / STATS_BLOCK), STATS_BLOCK>>>(
+        stats_kernel<<<unsigned((n + STATS_BLOCK - 1) / STATS_BLOCK), STATS_BLOCK, 0, stream_>>>(
             f, n, reinterpret_cast<unsigned long long*>(counters));
         check_launch<F>("statistics");
     }
@@ -206,7 +221,7 @@ class DeviceExec {
     template <class G>
     void generate(const G& g) {
         if (g.parents_n == 0) return;
-        generate_kernel<<<unsigned((g.parents_n + GENERATE_BLOCK - 1) / GENERATE_BLOCK), GENERATE_BLOCK>>>(g);
+        generate_kernel<<<unsigned((g.parents_n + GENERATE_BLOCK - 1) / GENERATE_BLOCK), GENERATE_BLOCK, 0, stream_>>>(g);
         check_launch<G>("generate");
     }
 
@@ -216,12 +231,12 @@ class DeviceExec {
         if (n > uint64_t(INT32_MAX)) throw std::runtime_error("GPU perft: scan of more than 2^31 - 1 items");
         const cuda::std::plus<> plus;
         std::size_t temp_bytes = 0;
-        cuda_check(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, in, out, plus, uint64_t(0), int(n)),
+        cuda_check(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, in, out, plus, uint64_t(0), int(n), stream_),
                    "scan size query");
         ArenaScope scope(arena_);
         void* temp = arena_.alloc<std::byte>(temp_bytes, "scan scratch");
-        cuda_check(cub::DeviceScan::ExclusiveScan(temp, temp_bytes, in, out, plus, uint64_t(0), int(n)), "scan");
-        if (sync_launches()) cuda_check(cudaDeviceSynchronize(), "CUB exclusive scan (synchronised: GPERFT_SYNC_LAUNCHES)");
+        check_cub(cub::DeviceScan::ExclusiveScan(temp, temp_bytes, in, out, plus, uint64_t(0), int(n), stream_),
+                  "CUB exclusive scan");
         return read(out + n - 1) + read(in + n - 1);
     }
 
@@ -229,12 +244,12 @@ class DeviceExec {
     void inclusive_max_scan(uint32_t* data, uint64_t n) {
         if (n > uint64_t(INT32_MAX)) throw std::runtime_error("GPU perft: scan of more than 2^31 - 1 items");
         std::size_t temp_bytes = 0;
-        cuda_check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, data, data, MaxIndex{}, int(n)),
+        cuda_check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, data, data, MaxIndex{}, int(n), stream_),
                    "max-scan size query");
         ArenaScope scope(arena_);
         void* temp = arena_.alloc<std::byte>(temp_bytes, "max-scan scratch");
-        cuda_check(cub::DeviceScan::InclusiveScan(temp, temp_bytes, data, data, MaxIndex{}, int(n)), "max-scan");
-        if (sync_launches()) cuda_check(cudaDeviceSynchronize(), "CUB max-scan (synchronised: GPERFT_SYNC_LAUNCHES)");
+        check_cub(cub::DeviceScan::InclusiveScan(temp, temp_bytes, data, data, MaxIndex{}, int(n), stream_),
+                  "CUB max-scan");
     }
 
     // Stable radix sort of (keys, ids) by all 64 key bits, double-buffered:
@@ -244,15 +259,18 @@ class DeviceExec {
         cub::DoubleBuffer<uint64_t> keys(b.keys, b.keys_alt);
         cub::DoubleBuffer<uint32_t> ids(b.ids, b.ids_alt);
         std::size_t temp_bytes = 0;
-        cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, ids, int(n)), "sort size query");
+        constexpr int KEY_BITS = 64;
+        cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, ids, int(n), 0, KEY_BITS, stream_),
+                   "sort size query");
         ArenaScope scope(arena_);
         void* temp = arena_.alloc<std::byte>(temp_bytes, "sort scratch");
-        cuda_check(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, ids, int(n)), "sort");
-        if (sync_launches()) cuda_check(cudaDeviceSynchronize(), "CUB radix sort (synchronised: GPERFT_SYNC_LAUNCHES)");
+        check_cub(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, ids, int(n), 0, KEY_BITS, stream_),
+                  "CUB radix sort");
         b = SortBuffers{keys.Current(), keys.Alternate(), ids.Current(), ids.Alternate()};
     }
 
    private:
+    cudaStream_t stream_;
     StackArena arena_;
     uint32_t* error_;
     Attacks at_;

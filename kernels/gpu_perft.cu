@@ -1,12 +1,15 @@
 // The GPU backend: the breadth-first pipeline (level_pipeline.hpp) over
-// DeviceExec. One device copy of the lookup tables, of the Zobrist keys of the
-// current seed, the transposition tables and one working arena live for the
-// whole process; the tables keep their contents between calls with the same
-// sizes and seed.
+// DeviceExec. Each CUDA device in use has one owner (Device): its stream, its
+// copy of the lookup tables and of the Zobrist keys of the current seed, its
+// error flag, and the memory of the run (pipeline_memory.hpp: the working
+// arena and the transposition tables, which keep their contents between
+// calls with the same sizes and seed).
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -15,117 +18,125 @@
 #include "device_memory.hpp"
 #include "gpu_perft.hpp"
 #include "level_pipeline.hpp"
+#include "pipeline_memory.hpp"
 
 namespace gperft::gpu {
 namespace {
 
-// The device's memory for the GPU engine, one owner per process: the attack
-// tables, the Zobrist keys and the error flag for the process's life; the
-// arena and transposition tables only for a run (sized by
-// plan_device_memory within device_memory_limit(), given back when the run
-// ends: by the call itself without tables, by release_device_memory()
-// after a deep run's last call).
-class Engine {
-   public:
-    static Engine& instance() {
-        static Engine engine;
-        return engine;
+// cudaMalloc for PipelineMemory: nullptr when the device has not the memory,
+// a thrown error for any other failure.
+struct CudaAllocator {
+    cudaStream_t stream = nullptr;
+    void* allocate(std::size_t bytes) {
+        void* p = nullptr;
+        const cudaError_t e = cudaMalloc(&p, bytes);
+        if (e == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError();  // not sticky: clear it, the caller may retry smaller
+            return nullptr;
+        }
+        cuda_check(e, "cudaMalloc");
+        return p;
     }
+    // Errors are ignored, so that it can run while a device fault unwinds
+    // (the fault is reported where it was met).
+    void deallocate(void* p, std::size_t) noexcept { (void)cudaFree(p); }
+    void zero(void* p, std::size_t bytes) {
+        cuda_check(cudaMemsetAsync(p, 0, bytes, stream), "cudaMemsetAsync(tables)");
+    }
+};
 
-    // Tables and arena as `o` asks, reusing what is there when the requests
-    // are the same as last time; the keys of o.zobrist_seed (tables cleared
-    // when the seed changes: their entries were keyed with other keys).
+// One device's resources, owned for as long as the process uses the device
+// and freed by the destructor. Non-copyable: kernels get DeviceExec views.
+class Device {
+   public:
+    Device() {
+        cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+        memory_.allocator().stream = stream_;
+        try {
+            const auto host = chess::build_attack_data();
+            cuda_check(cudaMalloc(&tables_, sizeof(chess::AttackData)), "cudaMalloc(attack tables)");
+            cuda_check(cudaMemcpyAsync(tables_, host.get(), sizeof(chess::AttackData), cudaMemcpyHostToDevice, stream_),
+                       "cudaMemcpyAsync(attack tables)");
+            cuda_check(cudaMalloc(&error_, sizeof(uint32_t)), "cudaMalloc(error flag)");
+            cuda_check(cudaMalloc(&keys_, sizeof(chess::ZobristData)), "cudaMalloc(Zobrist keys)");
+            cuda_check(cudaStreamSynchronize(stream_), "uploading the attack tables");
+        } catch (...) {
+            free_all();
+            throw;
+        }
+    }
+    ~Device() { free_all(); }
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    // Tables and arena as `o` asks, within device_memory_limit() (the plan of
+    // device_memory.hpp), reused when the requests are those of last time;
+    // the keys of o.zobrist_seed (tables cleared when the seed changes:
+    // their entries were keyed with other keys).
     void configure(const Options& o) {
         if (o.table_bytes < AUTO_TABLES)
             throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
-        if (!arena_ || o.arena_bytes != arena_request_ || o.table_bytes != table_request_ ||
-            device_memory_limit() != limit_) {
-            release();
-            allocate(o);
-            arena_request_ = o.arena_bytes;
-            table_request_ = o.table_bytes;
-            limit_ = device_memory_limit();
-            keys_ready_ = false;  // fresh tables: cleared with the keys below
-        }
-        if (!keys_ready_ || o.zobrist_seed != keys_seed_) {
+        const std::size_t limit = device_memory_limit();
+        const bool fresh = memory_.prepare(o.arena_bytes, o.table_bytes, limit, [&] {
+            std::size_t free = 0, total = 0;
+            cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+            const long long tables = o.table_bytes == AUTO_TABLES ? -1 : o.table_bytes;
+            return plan_device_memory(free, total, limit, tables, o.arena_bytes, AUTO_TABLE_SHARE);
+        });
+        if (fresh || !keys_ready_ || o.zobrist_seed != keys_seed_) {
             const auto host = chess::build_zobrist_data(o.zobrist_seed);
-            cuda_check(cudaMemcpy(keys_, host.get(), sizeof(chess::ZobristData), cudaMemcpyHostToDevice),
-                       "cudaMemcpy(Zobrist keys)");
-            if (table_memory_) cuda_check(cudaMemset(table_memory_, 0, table_bytes_), "cudaMemset(tables)");
+            cuda_check(cudaMemcpyAsync(keys_, host.get(), sizeof(chess::ZobristData), cudaMemcpyHostToDevice, stream_),
+                       "cudaMemcpyAsync(Zobrist keys)");
+            if (!fresh && memory_.tables()) memory_.allocator().zero(memory_.tables(), memory_.table_bytes());
             keys_seed_ = o.zobrist_seed;
             keys_ready_ = true;
         }
     }
 
     DeviceExec exec() {
-        return DeviceExec(arena_, arena_bytes_, error_, attacks(), chess::Zobrist{keys_},
-                          layout_tables(table_memory_, table_bytes_), table_bytes_);
+        return DeviceExec(stream_, memory_.arena(), memory_.arena_bytes(), error_, attacks(), chess::Zobrist{keys_},
+                          layout_tables(memory_.tables(), memory_.table_bytes()), memory_.table_bytes());
     }
+    void synchronize(const char* what) { cuda_check(cudaStreamSynchronize(stream_), what); }
     std::mutex& mutex() { return mutex_; }
     chess::Attacks attacks() const { return chess::Attacks{tables_}; }
+    // The end of a call (memory without tables goes back) and of a run (all).
+    void end_call() noexcept { memory_.end_call(); }
+    void release() noexcept { memory_.release(); }
 
    private:
-    Engine() {
-        const auto host = chess::build_attack_data();
-        cuda_check(cudaMalloc(&tables_, sizeof(chess::AttackData)), "cudaMalloc(tables)");
-        cuda_check(cudaMemcpy(tables_, host.get(), sizeof(chess::AttackData), cudaMemcpyHostToDevice),
-                   "cudaMemcpy(tables)");
-        cuda_check(cudaMalloc(&error_, sizeof(uint32_t)), "cudaMalloc(error flag)");
-        cuda_check(cudaMalloc(&keys_, sizeof(chess::ZobristData)), "cudaMalloc(Zobrist keys)");
+    void free_all() noexcept {
+        memory_.release();
+        if (tables_) (void)cudaFree(tables_);
+        if (error_) (void)cudaFree(error_);
+        if (keys_) (void)cudaFree(keys_);
+        if (stream_) (void)cudaStreamDestroy(stream_);
+        tables_ = nullptr, error_ = nullptr, keys_ = nullptr, stream_ = nullptr;
     }
 
-    // Arena and tables within the run's device memory budget
-    // (device_memory.hpp), the arena retried smaller when another process
-    // takes memory between the query and the allocation.
-    void allocate(const Options& o) {
-        std::size_t free = 0, total = 0;
-        cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-        const long long tables = o.table_bytes == AUTO_TABLES ? -1 : o.table_bytes;
-        const DeviceMemoryPlan plan =
-            plan_device_memory(free, total, device_memory_limit(), tables, o.arena_bytes, AUTO_TABLE_SHARE);
-        const std::size_t table_bytes = plan.table_bytes / sizeof(TableEntry) * sizeof(TableEntry);
-        if (table_bytes) {
-            cuda_check(cudaMalloc(&table_memory_, table_bytes), "cudaMalloc(transposition tables)");
-            table_bytes_ = table_bytes;
-            cuda_check(cudaMemset(table_memory_, 0, table_bytes), "cudaMemset(tables)");
-        }
-        std::size_t bytes = plan.arena_bytes;
-        const std::size_t minimum = o.arena_bytes ? o.arena_bytes : MIN_ARENA_BYTES;
-        for (;;) {
-            const cudaError_t e = cudaMalloc(&arena_, bytes);
-            if (e == cudaSuccess) break;
-            if (e != cudaErrorMemoryAllocation || bytes / 4 * 3 < minimum) cuda_check(e, "cudaMalloc(arena)");
-            (void)cudaGetLastError();  // clear the allocation failure before retrying
-            bytes = bytes / 4 * 3;
-        }
-        arena_bytes_ = bytes;
-    }
-
-   public:
-    // Frees the arena and tables; errors are ignored, so that it can run
-    // while a device fault unwinds (the fault is reported where it was met).
-    void release() noexcept {
-        if (arena_) (void)cudaFree(arena_);
-        if (table_memory_) (void)cudaFree(table_memory_);
-        arena_ = table_memory_ = nullptr;
-        arena_bytes_ = table_bytes_ = 0;
-    }
-    bool has_tables() const { return table_memory_ != nullptr; }
-
-   private:
+    cudaStream_t stream_ = nullptr;
     chess::AttackData* tables_ = nullptr;
     chess::ZobristData* keys_ = nullptr;
     uint64_t keys_seed_ = 0;
     bool keys_ready_ = false;
     uint32_t* error_ = nullptr;
-    void* arena_ = nullptr;
-    std::size_t arena_bytes_ = 0, arena_request_ = 0;
-    void* table_memory_ = nullptr;
-    std::size_t table_bytes_ = 0;
-    long long table_request_ = 0;
-    std::size_t limit_ = 0;
+    PipelineMemory<CudaAllocator> memory_;
     std::mutex mutex_;
 };
+
+// The Device of the calling thread's current CUDA device, made on first use
+// (one per device, each owning its resources; the map only finds them). The
+// runtime is up before the map is made, so the map goes first at exit.
+Device& current_device() {
+    int ordinal = 0;
+    cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
+    static std::mutex m;
+    static std::map<int, std::unique_ptr<Device>> devices;
+    std::lock_guard<std::mutex> lock(m);
+    std::unique_ptr<Device>& d = devices[ordinal];
+    if (!d) d = std::make_unique<Device>();
+    return *d;
+}
 
 }  // namespace
 
@@ -162,20 +173,18 @@ template <class F>
 auto on_device(const Options& options, const char* what, F&& f) {
     const Status s = status();
     if (!s.available) throw std::runtime_error(s.message);
-    Engine& engine = Engine::instance();
-    std::lock_guard<std::mutex> lock(engine.mutex());
-    engine.configure(options);
+    Device& device = current_device();
+    std::lock_guard<std::mutex> lock(device.mutex());
     // A call without tables gives its memory back when it ends, also on an
     // exception; tables stay for the next call of the run.
-    struct GiveBack {
-        Engine& e;
-        ~GiveBack() {
-            if (!e.has_tables()) e.release();
-        }
-    } give_back{engine};
-    DeviceExec exec = engine.exec();
+    struct EndCall {
+        Device& d;
+        ~EndCall() { d.end_call(); }
+    } end_call{device};
+    device.configure(options);
+    DeviceExec exec = device.exec();
     auto out = f(exec);
-    cuda_check(cudaDeviceSynchronize(), what);
+    device.synchronize(what);
     return out;
 }
 
@@ -191,15 +200,15 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
 
 void release_device_memory() {
     if (!status().available) return;
-    Engine& engine = Engine::instance();
-    std::lock_guard<std::mutex> lock(engine.mutex());
-    engine.release();
+    Device& device = current_device();
+    std::lock_guard<std::mutex> lock(device.mutex());
+    device.release();
 }
 
 chess::Attacks device_attacks() {
     const Status s = status();
     if (!s.available) throw std::runtime_error(s.message);
-    return Engine::instance().attacks();  // built once, thread-safely, with the engine
+    return current_device().attacks();  // built once per device, thread-safely
 }
 
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {

@@ -8,7 +8,10 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -18,6 +21,7 @@
 #include "level_stats.hpp"
 #include "level_work.hpp"
 #include "perft_tables.hpp"
+#include "pipeline_memory.hpp"
 #include "stack_arena.hpp"
 
 namespace gperft::gpu {
@@ -41,25 +45,44 @@ void warp_sums(const Contribution (&c)[WARP], Add&& add) {
     }
 }
 
+// The host pipeline's stand-in for cudaMalloc: aligned host memory, every
+// byte it holds counted in host_bytes_held(), so that tests see the memory of
+// a run come back.
+inline std::atomic<std::size_t>& host_bytes_held() {
+    static std::atomic<std::size_t> bytes{0};
+    return bytes;
+}
+struct HostAllocator {
+    void* allocate(std::size_t bytes) {
+        void* p = ::operator new(bytes, std::align_val_t(StackArena::ALIGN), std::nothrow);
+        if (p) host_bytes_held() += bytes;
+        return p;
+    }
+    void deallocate(void* p, std::size_t bytes) noexcept {
+        ::operator delete(p, std::align_val_t(StackArena::ALIGN));
+        host_bytes_held() -= bytes;
+    }
+    void zero(void* p, std::size_t bytes) { std::memset(p, 0, bytes); }
+};
+
 class HostExec {
    public:
     // An arena of arena_bytes, tables of table_bytes (all depths; zeroed),
-    // and the Zobrist keys of `seed`.
+    // and the Zobrist keys of `seed`, held by the same PipelineMemory as the
+    // device's and given back when the executor goes.
     explicit HostExec(std::size_t arena_bytes, std::size_t table_bytes = 0,
                       uint64_t seed = chess::DEFAULT_ZOBRIST_SEED)
-        : memory_(new std::byte[arena_bytes]),
-          arena_(memory_.get(), arena_bytes),
-          stage_moves_(STAGE_CAPACITY),
-          stage_owner_(STAGE_CAPACITY),
-          keys_(chess::build_zobrist_data(seed)),
-          table_memory_(table_bytes / sizeof(TableEntry)),
-          tables_(layout_tables(table_memory_.data(), table_memory_.size() * sizeof(TableEntry))) {}
+        : stage_moves_(STAGE_CAPACITY), stage_owner_(STAGE_CAPACITY), keys_(chess::build_zobrist_data(seed)) {
+        memory_.allocate(DeviceMemoryPlan{table_bytes, arena_bytes}, arena_bytes);
+        arena_ = StackArena(memory_.arena(), memory_.arena_bytes());
+        tables_ = layout_tables(memory_.tables(), memory_.table_bytes());
+    }
 
     StackArena& arena() { return arena_; }
     Attacks tables() const { return chess::host_attacks(); }
     Zobrist zobrist() const { return Zobrist{keys_.get()}; }
     PerftTables perft_tables() const { return tables_; }
-    std::size_t table_bytes() const { return table_memory_.size() * sizeof(TableEntry); }
+    std::size_t table_bytes() const { return memory_.table_bytes(); }
     uint32_t* error_flag() { return &error_; }
     void check_error(const char* what) const {
         if (error_) throw std::runtime_error(std::string("host pipeline: ") + what);
@@ -145,13 +168,12 @@ class HostExec {
     }
 
    private:
-    std::unique_ptr<std::byte[]> memory_;
+    PipelineMemory<HostAllocator> memory_;
     StackArena arena_;
     std::vector<uint16_t> stage_moves_;
     std::vector<uint8_t> stage_owner_;
     uint32_t error_ = 0;
     std::unique_ptr<chess::ZobristData> keys_;
-    std::vector<TableEntry> table_memory_;
     PerftTables tables_;
 };
 

@@ -3,6 +3,7 @@
 // accumulation, transposition tables, duplicate removal and statistics leaf
 // as the kernels, checked against the CPU engine. Runs on any machine; no GPU
 // needed.
+#include <cstring>
 #include <map>
 #include <random>
 
@@ -230,7 +231,9 @@ TEST(GpuPipeline, FewerGeneratedMovesThanCountedLeaveNoSlotUnwritten) {
     EXPECT_THROW(exec.check_error("generation"), std::runtime_error);
     for (int i = 0; i < 34; ++i) {
         EXPECT_EQ(parent[size_t(i)], i < 25 ? 0u : 1u) << i;
-        if ((i >= 20 && i < 25) || i >= 30) EXPECT_EQ(moves[size_t(i)], 0) << i;  // padded with the null move
+        if ((i >= 20 && i < 25) || i >= 30) {
+            EXPECT_EQ(moves[size_t(i)], 0) << i;  // padded with the null move
+        }
     }
 }
 
@@ -523,4 +526,113 @@ TEST(DeviceMemory, PlansWithinTheLimitAndRefusesWhatDoesNotFit) {
     set_device_memory_limit(0);
     unsetenv("GPERFT_DEVICE_MEMORY");
     EXPECT_EQ(device_memory_limit(), 0u);
+}
+
+// A pretend device for PipelineMemory (kernels/pipeline_memory.hpp): a fixed
+// capacity, every allocation and free counted.
+struct PretendDevice {
+    std::size_t capacity = 0, used = 0;
+    int allocations = 0;
+    std::map<void*, std::size_t> live;
+};
+struct PretendAllocator {
+    PretendDevice* d = nullptr;
+    void* allocate(std::size_t bytes) {
+        if (bytes > d->capacity - d->used) return nullptr;
+        void* p = ::operator new(bytes);
+        d->used += bytes, ++d->allocations, d->live[p] = bytes;
+        return p;
+    }
+    void deallocate(void* p, std::size_t bytes) noexcept {
+        EXPECT_EQ(d->live.at(p), bytes);
+        d->live.erase(p), d->used -= bytes;
+        ::operator delete(p);
+    }
+    void zero(void* p, std::size_t bytes) { std::memset(p, 0, bytes); }
+};
+
+// The device's rules for its run memory, checked on the host: a request is
+// allocated by its plan, kept while the same requests come (a deep run's
+// tables), given back at a call's end without tables, and all of it by
+// release() or the owner's end.
+TEST(PipelineMemory, ReusedForTheSameRequestsAndGivenBack) {
+    using namespace gperft::gpu;
+    constexpr std::size_t MIB = DEVICE_MIB;
+    PretendDevice dev;
+    dev.capacity = 512 * MIB;
+    {
+        PipelineMemory<PretendAllocator> m(PretendAllocator{&dev});
+        int plans = 0;
+        const auto plan = [&] { return ++plans, DeviceMemoryPlan{64 * MIB, 128 * MIB}; };
+        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, plan));
+        EXPECT_EQ(dev.used, 192 * MIB);
+        EXPECT_EQ(m.bytes_held(), 192 * MIB);
+        EXPECT_EQ(m.table_bytes(), 64 * MIB);  // whole entries
+        m.end_call();                          // tables stay for the run's next call
+        EXPECT_EQ(dev.used, 192 * MIB);
+        EXPECT_FALSE(m.prepare(0, AUTO_TABLES, 0, plan));  // the same requests: reused
+        EXPECT_EQ(plans, 1);
+        EXPECT_EQ(dev.allocations, 2);
+        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 256 * MIB, plan));  // another limit: planned again
+        EXPECT_EQ(plans, 2);
+        EXPECT_EQ(dev.used, 192 * MIB);
+        m.release();  // the run's end
+        EXPECT_EQ(dev.used, 0u);
+        EXPECT_EQ(m.bytes_held(), 0u);
+        // Without tables a call gives its arena back as it ends.
+        EXPECT_TRUE(m.prepare(0, 0, 0, [] { return DeviceMemoryPlan{0, 100 * MIB}; }));
+        EXPECT_EQ(dev.used, 100 * MIB);
+        m.end_call();
+        EXPECT_EQ(dev.used, 0u);
+        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, plan));  // and the owner's end frees what is left
+    }
+    EXPECT_EQ(dev.used, 0u);
+    EXPECT_TRUE(dev.live.empty());
+}
+
+// When the device has less than planned (another process took it), the
+// arena is retried a quarter smaller down to its minimum; below that, and
+// for tables that do not fit, the call fails naming the memory and holds
+// nothing.
+TEST(PipelineMemory, ShrinksTheArenaToWhatIsThereOrFailsHoldingNothing) {
+    using namespace gperft::gpu;
+    constexpr std::size_t MIB = DEVICE_MIB;
+    PretendDevice dev;
+    dev.capacity = 100 * MIB;
+    PipelineMemory<PretendAllocator> m(PretendAllocator{&dev});
+    m.allocate(DeviceMemoryPlan{0, 128 * MIB}, MIN_ARENA_BYTES);
+    EXPECT_EQ(m.arena_bytes(), 96 * MIB);
+    const auto message = [&](const DeviceMemoryPlan& p, std::size_t min_arena) {
+        try {
+            m.allocate(p, min_arena);
+        } catch (const MemoryUnavailable& e) {
+            return std::string(e.what());
+        }
+        return std::string("no failure");
+    };
+    EXPECT_EQ(message({90 * MIB, 64 * MIB}, 64 * MIB), "out of memory for a working arena of 64 MiB");
+    EXPECT_EQ(dev.used, 0u);
+    EXPECT_EQ(message({0, 400 * MIB}, 200 * MIB), "out of memory for a working arena of 400 MiB (nor of 225 MiB)");
+    EXPECT_EQ(message({200 * MIB, 64 * MIB}, 64 * MIB), "out of memory for 200 MiB of transposition tables");
+    EXPECT_EQ(dev.used, 0u);
+    EXPECT_EQ(m.bytes_held(), 0u);
+    EXPECT_TRUE(dev.live.empty());
+}
+
+// The host pipeline holds its memory through the same PipelineMemory, and
+// every byte comes back when a call ends: after a count, after a count with
+// tables, and after a call that fails part way.
+TEST(PipelineMemory, HostPipelineCallsGiveAllTheirMemoryBack) {
+    using namespace gperft::gpu;
+    const std::size_t before = host_bytes_held();
+    {
+        HostExec exec(1 << 20, 1 << 16);
+        EXPECT_EQ(host_bytes_held(), before + (1 << 20) + (1 << 16) / sizeof(TableEntry) * sizeof(TableEntry));
+    }
+    EXPECT_EQ(host_bytes_held(), before);
+    const auto roots = positions({KIWIPETE});
+    EXPECT_EQ(text(host::perft_batch(roots, 3, Options{.table_bytes = 1 << 20})), text(gperft::cpu_perft_batch(roots, 3, 0)));
+    EXPECT_EQ(host_bytes_held(), before);
+    EXPECT_THROW(host::perft_batch(roots, 3, Options{.arena_bytes = 1024}), ArenaExhausted);
+    EXPECT_EQ(host_bytes_held(), before);
 }

@@ -1,0 +1,115 @@
+// The memory a breadth-first run holds, its working arena and its
+// transposition tables, kept by one set of rules on the device and on the
+// host pipeline, so that tests on the host check the device's bookkeeping:
+// what is allocated for a request, when it is reused, and that it all goes
+// back when a call or a run ends, also on an exception.
+//
+// The Allocator is the only part that differs (CUDA or host memory):
+//   void* allocate(std::size_t bytes);   // nullptr when the memory is not there
+//   void deallocate(void* p, std::size_t bytes) noexcept;
+//   void zero(void* p, std::size_t bytes);
+// Other failures (a broken device) are the allocator's to throw.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "device_memory.hpp"
+#include "perft_tables.hpp"
+
+namespace gperft::gpu {
+
+// The memory a plan asked for could not be had. Nothing is held afterwards.
+struct MemoryUnavailable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+template <class Allocator>
+class PipelineMemory {
+   public:
+    explicit PipelineMemory(Allocator a = {}) : alloc_(std::move(a)) {}
+    ~PipelineMemory() { release(); }
+    PipelineMemory(const PipelineMemory&) = delete;
+    PipelineMemory& operator=(const PipelineMemory&) = delete;
+
+    // Makes the memory match a call's requests (Options::arena_bytes and
+    // table_bytes, and the limit in force): kept as it is when they are the
+    // ones of the memory held, else given back and allocated again by
+    // plan(), a callable returning the DeviceMemoryPlan. Returns true when it
+    // allocated (the tables are then zeroed: what is keyed to them starts
+    // afresh). Throws MemoryUnavailable, or what plan() throws, holding
+    // nothing.
+    template <class Plan>
+    bool prepare(std::size_t arena_request, long long table_request, std::size_t limit, Plan&& plan) {
+        if (arena_ && arena_request == arena_request_ && table_request == table_request_ && limit == limit_)
+            return false;
+        release();
+        allocate(plan(), arena_request ? arena_request : MIN_ARENA_BYTES);
+        arena_request_ = arena_request, table_request_ = table_request, limit_ = limit;
+        return true;
+    }
+
+    // Tables of plan.table_bytes (rounded down to whole entries, zeroed) and
+    // an arena of plan.arena_bytes, retried a quarter smaller while above
+    // min_arena when the allocator has not that much (another process may
+    // take memory between the plan and the allocation).
+    void allocate(const DeviceMemoryPlan& plan, std::size_t min_arena) {
+        release();
+        const auto mib = [](std::size_t b) { return std::to_string((b + DEVICE_MIB - 1) / DEVICE_MIB) + " MiB"; };
+        const std::size_t table_bytes = plan.table_bytes / sizeof(TableEntry) * sizeof(TableEntry);
+        if (table_bytes) {
+            tables_ = alloc_.allocate(table_bytes);
+            if (!tables_) throw MemoryUnavailable("out of memory for " + mib(table_bytes) + " of transposition tables");
+            table_bytes_ = table_bytes;
+            try {
+                alloc_.zero(tables_, table_bytes);
+            } catch (...) {
+                release();
+                throw;
+            }
+        }
+        std::size_t bytes = plan.arena_bytes;
+        while (!(arena_ = bytes ? alloc_.allocate(bytes) : nullptr)) {
+            if (bytes / 4 * 3 < min_arena || bytes == 0) {
+                release();
+                throw MemoryUnavailable("out of memory for a working arena of " + mib(plan.arena_bytes) +
+                                        (bytes < plan.arena_bytes ? " (nor of " + mib(bytes) + ")" : std::string()));
+            }
+            bytes = bytes / 4 * 3;
+        }
+        arena_bytes_ = bytes;
+    }
+
+    // A call's end: memory without tables goes back now; tables (and their
+    // arena) stay for the run's next call, until release().
+    void end_call() noexcept {
+        if (!tables_) release();
+    }
+
+    void release() noexcept {
+        if (arena_) alloc_.deallocate(arena_, arena_bytes_);
+        if (tables_) alloc_.deallocate(tables_, table_bytes_);
+        arena_ = tables_ = nullptr;
+        arena_bytes_ = table_bytes_ = 0;
+        arena_request_ = 0, table_request_ = 0, limit_ = 0;
+    }
+
+    void* arena() const { return arena_; }
+    std::size_t arena_bytes() const { return arena_bytes_; }
+    void* tables() const { return tables_; }
+    std::size_t table_bytes() const { return table_bytes_; }
+    std::size_t bytes_held() const { return arena_bytes_ + table_bytes_; }
+    Allocator& allocator() { return alloc_; }
+
+   private:
+    Allocator alloc_;
+    void* arena_ = nullptr;
+    void* tables_ = nullptr;
+    std::size_t arena_bytes_ = 0, table_bytes_ = 0;
+    std::size_t arena_request_ = 0, limit_ = 0;
+    long long table_request_ = 0;
+};
+
+}  // namespace gperft::gpu
