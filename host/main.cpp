@@ -17,6 +17,8 @@
 #include "deep/journal.hpp"
 #include "dist/session.hpp"
 #include "frontier.hpp"
+#include "pipeline_memory.hpp"
+#include "stack_arena.hpp"
 #include "suite.hpp"
 
 using namespace gperft::cli;
@@ -87,6 +89,14 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
     } catch (const OutputError& e) {
         error(e.what());
         return EXIT_OUTPUT;
+    } catch (const gperft::gpu::MemoryUnavailable& e) {
+        error((session.rank() ? session.describe(session.rank()) + ": " : "") + "GPU " + e.what() +
+              ", no result (give a smaller --device-memory or --hash)");
+        return EXIT_INTERNAL;
+    } catch (const gperft::gpu::ArenaExhausted& e) {
+        error((session.rank() ? session.describe(session.rank()) + ": " : "") + "GPU " + e.what() +
+              ", no result (give a larger --device-memory)");
+        return EXIT_INTERNAL;
     } catch (const std::bad_alloc&) {
         error((session.rank() ? session.describe(session.rank()) + ": " : "") +
               "out of memory: an allocation failed, no result (give smaller --hash, --host-hash or --memory)");

@@ -8,6 +8,7 @@
 
 #include "frontier_impl.cuh"
 #include "gpu_perft.hpp"
+#include "host_pipeline.hpp"
 
 namespace gperft::frontier {
 
@@ -46,23 +47,17 @@ void check(cudaError_t e, const char* what) {
 }  // namespace
 
 std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
+    if (gpu::host::stand_in::active()) return detail::make_stand_in_engine(o);
     const gpu::Status s = gpu::status();
     if (!s.available) throw std::runtime_error(s.message);
-    uint64_t budget = o.budget_bytes ? o.budget_bytes : gpu::device_memory_limit();
     size_t free_bytes = 0, total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    if (budget == 0) budget = free_bytes / 2;
-    // The budget is for a ply's working buffers; the frontiers themselves
-    // come on top. A budget above half the free memory is refused before the
-    // first ply rather than met by an allocation failure.
-    if (budget > free_bytes / 2)
-        throw std::invalid_argument("a GPU frontier budget of " + std::to_string(budget >> 20) +
-                                    " MiB is more than half of the " + std::to_string(free_bytes >> 20) +
-                                    " MiB of device memory free (give a smaller --memory or --device-memory)");
+    const uint64_t budget = detail::gpu_frontier_budget(o, free_bytes);
     return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks());
 }
 
 std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
+    if (gpu::host::stand_in::active()) return position_facts_host(positions);
     return detail::position_facts<CudaSystem>(positions, gpu::device_attacks());
 }
 

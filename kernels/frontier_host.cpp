@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "frontier_impl.cuh"
+#include "host_pipeline.hpp"
 
 #ifdef GPERFT_FRONTIER_OMP
 #include <omp.h>
@@ -62,12 +63,32 @@ std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position
 
 bool position_less(const chess::Position& a, const chess::Position& b) { return detail::PositionLess{}(a, b); }
 
+uint64_t detail::gpu_frontier_budget(const Options& o, size_t free_bytes) {
+    const uint64_t budget = o.budget_bytes ? o.budget_bytes : gpu::device_memory_limit();
+    if (budget == 0) return free_bytes / 2;
+    if (budget > free_bytes / 2)
+        throw std::invalid_argument("a GPU frontier budget of " + std::to_string(budget >> 20) +
+                                    " MiB is more than half of the " + std::to_string(free_bytes >> 20) +
+                                    " MiB of device memory free (give a smaller --memory or --device-memory)");
+    return budget;
+}
+
+std::unique_ptr<Engine> detail::make_stand_in_engine(const Options& o) {
+    Options host = o;
+    host.budget_bytes = gpu_frontier_budget(o, gpu::host::stand_in::STAND_IN_BYTES);
+    return make_host_pipeline_engine(host);
+}
+
 #ifndef GPERFT_FRONTIER_CUDA
 constexpr const char* NO_CUDA = "this gperft was built without CUDA (nvcc was not found at configure time)";
-std::unique_ptr<Engine> make_gpu_engine(const Options&) {
+std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
+    if (gpu::host::stand_in::active()) return detail::make_stand_in_engine(o);
     throw std::runtime_error(NO_CUDA);
 }
-std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>&) { throw std::runtime_error(NO_CUDA); }
+std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
+    if (gpu::host::stand_in::active()) return position_facts_host(positions);
+    throw std::runtime_error(NO_CUDA);
+}
 #endif
 
 }  // namespace gperft::frontier

@@ -337,4 +337,15 @@ class Pipeline : public Engine {
     double distinct_ratio_ = 1.0;
 };
 
+// The GPU engine's budget for its working buffers, from o.budget_bytes
+// (--memory), else --device-memory, else half the free device memory. The
+// frontiers themselves come on top, so a budget above half the free memory
+// is refused (std::invalid_argument) before the first ply rather than met by
+// an allocation failure. Defined in frontier_host.cpp, like:
+uint64_t gpu_frontier_budget(const Options& o, size_t free_bytes);
+
+// the GPU engine while the host pipeline stands in for the device
+// (GPERFT_HOST_GPU), with the budget of a pretend device.
+std::unique_ptr<Engine> make_stand_in_engine(const Options& o);
+
 }  // namespace gperft::frontier::detail

@@ -16,7 +16,7 @@
 
 #include "device_exec.cuh"
 #include "device_memory.hpp"
-#include "gpu_perft.hpp"
+#include "gpu_device.hpp"
 #include "level_pipeline.hpp"
 #include "pipeline_memory.hpp"
 
@@ -70,26 +70,22 @@ class Device {
     Device& operator=(const Device&) = delete;
 
     // Tables and arena as `o` asks, within device_memory_limit() (the plan of
-    // device_memory.hpp), reused when the requests are those of last time;
-    // the keys of o.zobrist_seed (tables cleared when the seed changes:
-    // their entries were keyed with other keys).
+    // device_memory.hpp), reused when the requests are those of last time,
+    // and the keys of o.zobrist_seed.
     void configure(const Options& o) {
         if (o.table_bytes < AUTO_TABLES)
             throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
         const std::size_t limit = device_memory_limit();
-        const bool fresh = memory_.prepare(o.arena_bytes, o.table_bytes, limit, [&] {
+        const bool new_keys = memory_.prepare(o.arena_bytes, o.table_bytes, limit, o.zobrist_seed, [&] {
             std::size_t free = 0, total = 0;
             cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
             const long long tables = o.table_bytes == AUTO_TABLES ? -1 : o.table_bytes;
             return plan_device_memory(free, total, limit, tables, o.arena_bytes, AUTO_TABLE_SHARE);
         });
-        if (fresh || !keys_ready_ || o.zobrist_seed != keys_seed_) {
+        if (new_keys) {
             const auto host = chess::build_zobrist_data(o.zobrist_seed);
             cuda_check(cudaMemcpyAsync(keys_, host.get(), sizeof(chess::ZobristData), cudaMemcpyHostToDevice, stream_),
                        "cudaMemcpyAsync(Zobrist keys)");
-            if (!fresh && memory_.tables()) memory_.allocator().zero(memory_.tables(), memory_.table_bytes());
-            keys_seed_ = o.zobrist_seed;
-            keys_ready_ = true;
         }
     }
 
@@ -117,8 +113,6 @@ class Device {
     cudaStream_t stream_ = nullptr;
     chess::AttackData* tables_ = nullptr;
     chess::ZobristData* keys_ = nullptr;
-    uint64_t keys_seed_ = 0;
-    bool keys_ready_ = false;
     uint32_t* error_ = nullptr;
     PipelineMemory<CudaAllocator> memory_;
     std::mutex mutex_;
@@ -140,6 +134,8 @@ Device& current_device() {
 
 }  // namespace
 
+namespace device {
+
 // Asked once: the answer does not change while the process runs.
 Status status() {
     static const Status cached = [] {
@@ -159,10 +155,6 @@ Status status() {
         return Status{true, prop.name};
     }();
     return cached;
-}
-
-std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth) {
-    return perft_batch(roots, depth, Options{});
 }
 
 namespace {
@@ -218,4 +210,5 @@ std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const 
     });
 }
 
+}  // namespace device
 }  // namespace gperft::gpu

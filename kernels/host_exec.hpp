@@ -53,7 +53,9 @@ inline std::atomic<std::size_t>& host_bytes_held() {
     return bytes;
 }
 struct HostAllocator {
+    bool refuse = false;  // every allocation fails, as on a full device (a planted fault)
     void* allocate(std::size_t bytes) {
+        if (refuse) return nullptr;
         void* p = ::operator new(bytes, std::align_val_t(StackArena::ALIGN), std::nothrow);
         if (p) host_bytes_held() += bytes;
         return p;
@@ -76,13 +78,23 @@ class HostExec {
         memory_.allocate(DeviceMemoryPlan{table_bytes, arena_bytes}, arena_bytes);
         arena_ = StackArena(memory_.arena(), memory_.arena_bytes());
         tables_ = layout_tables(memory_.tables(), memory_.table_bytes());
+        table_bytes_ = memory_.table_bytes();
     }
+    // A view of memory held elsewhere (the stand-in's, kept between calls as
+    // the device keeps its own), with the keys of `seed`.
+    HostExec(const PipelineMemory<HostAllocator>& memory, uint64_t seed)
+        : arena_(memory.arena(), memory.arena_bytes()),
+          stage_moves_(STAGE_CAPACITY),
+          stage_owner_(STAGE_CAPACITY),
+          keys_(chess::build_zobrist_data(seed)),
+          tables_(layout_tables(memory.tables(), memory.table_bytes())),
+          table_bytes_(memory.table_bytes()) {}
 
     StackArena& arena() { return arena_; }
     Attacks tables() const { return chess::host_attacks(); }
     Zobrist zobrist() const { return Zobrist{keys_.get()}; }
     PerftTables perft_tables() const { return tables_; }
-    std::size_t table_bytes() const { return memory_.table_bytes(); }
+    std::size_t table_bytes() const { return table_bytes_; }
     uint32_t* error_flag() { return &error_; }
     void check_error(const char* what) const {
         if (error_) throw std::runtime_error(std::string("host pipeline: ") + what);
@@ -119,8 +131,13 @@ class HostExec {
         }
     }
 
+    // From now on every generate() raises the error flag, as a GenerateMoves
+    // that met fewer moves than counted does (a planted fault).
+    void plant_generation_fault() { planted_generation_fault_ = true; }
+
     template <class G>
     void generate(const G& g) {
+        if (planted_generation_fault_) *g.error = 1;
         const uint64_t blocks = (g.parents_n + GENERATE_BLOCK - 1) / GENERATE_BLOCK;
         for (uint64_t blk = 0; blk < blocks; ++blk) {
             const StageBlock b = stage_block(g, blk);
@@ -168,13 +185,15 @@ class HostExec {
     }
 
    private:
-    PipelineMemory<HostAllocator> memory_;
+    PipelineMemory<HostAllocator> memory_;  // empty in a view
     StackArena arena_;
     std::vector<uint16_t> stage_moves_;
     std::vector<uint8_t> stage_owner_;
     uint32_t error_ = 0;
     std::unique_ptr<chess::ZobristData> keys_;
     PerftTables tables_;
+    std::size_t table_bytes_ = 0;
+    bool planted_generation_fault_ = false;
 };
 
 }  // namespace gperft::gpu

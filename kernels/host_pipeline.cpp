@@ -1,6 +1,9 @@
 #include "host_pipeline.hpp"
 
+#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 
 #include "host_exec.hpp"
 #include "level_pipeline.hpp"
@@ -31,5 +34,92 @@ std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const 
     Stats local;
     return perft_stats_with(exec, root, depth, options, stats ? *stats : local);
 }
+
+// The stand-in keeps one PipelineMemory for the process, as a device does,
+// planned for a pretend device of STAND_IN_BYTES and the limit in force.
+namespace stand_in {
+namespace {
+
+struct Memory {
+    std::mutex mutex;
+    PipelineMemory<HostAllocator> memory;
+};
+Memory& memory() {
+    static Memory m;
+    return m;
+}
+
+// GPERFT_HOST_GPU_FAULT: the device fault the stand-in plants in every call.
+std::string planted_fault() {
+    static const std::string fault = [] {
+        const char* v = std::getenv("GPERFT_HOST_GPU_FAULT");
+        const std::string f = v ? v : "";
+        if (!f.empty() && f != "generation" && f != "arena" && f != "allocation")
+            throw std::invalid_argument("GPERFT_HOST_GPU_FAULT=" + f + ": give generation, arena or allocation");
+        return f;
+    }();
+    return fault;
+}
+constexpr std::size_t PLANTED_ARENA_BYTES = 1024;
+
+// Runs f(exec) over the stand-in's memory configured for `o`, one caller at
+// a time; a call without tables gives the memory back as it ends.
+template <class F>
+auto run(const Options& o, F&& f) {
+    if (o.table_bytes < AUTO_TABLES)
+        throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
+    Memory& m = memory();
+    std::lock_guard<std::mutex> lock(m.mutex);
+    struct EndCall {
+        PipelineMemory<HostAllocator>& m;
+        ~EndCall() { m.end_call(); }
+    } end_call{m.memory};
+    const std::string fault = planted_fault();
+    m.memory.allocator().refuse = fault == "allocation";
+    const std::size_t limit = device_memory_limit();
+    m.memory.prepare(o.arena_bytes, o.table_bytes, limit, o.zobrist_seed, [&] {
+        return plan_device_memory(STAND_IN_BYTES, STAND_IN_BYTES, limit, o.table_bytes == AUTO_TABLES ? -1 : o.table_bytes,
+                                  o.arena_bytes, AUTO_TABLE_SHARE);
+    });
+    HostExec exec(m.memory, o.zobrist_seed);
+    if (fault == "generation") exec.plant_generation_fault();
+    if (fault == "arena") exec.arena() = StackArena(m.memory.arena(), PLANTED_ARENA_BYTES);
+    return f(exec);
+}
+
+}  // namespace
+
+bool active() {
+    static const bool on = [] {
+        const char* v = std::getenv("GPERFT_HOST_GPU");
+        return v && *v && std::string(v) != "0";
+    }();
+    return on;
+}
+
+std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
+                                     Stats* stats) {
+    Stats local;
+    return run(options, [&](HostExec& exec) { return perft_batch_with(exec, roots, depth, options, stats ? *stats : local); });
+}
+
+std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
+    Stats local;
+    return run(options, [&](HostExec& exec) { return perft_stats_with(exec, root, depth, options, stats ? *stats : local); });
+}
+
+void release_memory() {
+    Memory& m = memory();
+    std::lock_guard<std::mutex> lock(m.mutex);
+    m.memory.release();
+}
+
+std::size_t bytes_held() {
+    Memory& m = memory();
+    std::lock_guard<std::mutex> lock(m.mutex);
+    return m.memory.bytes_held();
+}
+
+}  // namespace stand_in
 
 }  // namespace gperft::gpu::host

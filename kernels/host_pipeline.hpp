@@ -5,6 +5,7 @@
 // transposition tables, duplicate removal and the statistics leaf.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "gpu_perft.hpp"
@@ -20,5 +21,23 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
 // Like gpu::perft_stats.
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options = {},
                                   Stats* stats = nullptr);
+
+// The host pipeline standing in for a CUDA device as the GPU backend, when
+// GPERFT_HOST_GPU is set (to anything but 0): every GPU path of gperft, the
+// command line included, then runs on machines without a GPU, slowly. Its
+// memory follows the device's rules (pipeline_memory.hpp), planned for a
+// pretend device of 1 GiB. GPERFT_HOST_GPU_FAULT plants a device fault in
+// every call, for the tests of what a user then sees: `generation` (a
+// parent's moves disagree with their count), `arena` (1 KiB of working
+// memory) or `allocation` (the device has no memory to give).
+namespace stand_in {
+constexpr std::size_t STAND_IN_BYTES = std::size_t(1) << 30;  // the pretend device's memory, all free
+bool active();
+std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
+                                     Stats* stats);
+std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats);
+void release_memory();
+std::size_t bytes_held();  // arena and tables kept now
+}  // namespace stand_in
 
 }  // namespace gperft::gpu::host

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -34,20 +35,25 @@ class PipelineMemory {
     PipelineMemory(const PipelineMemory&) = delete;
     PipelineMemory& operator=(const PipelineMemory&) = delete;
 
-    // Makes the memory match a call's requests (Options::arena_bytes and
-    // table_bytes, and the limit in force): kept as it is when they are the
-    // ones of the memory held, else given back and allocated again by
-    // plan(), a callable returning the DeviceMemoryPlan. Returns true when it
-    // allocated (the tables are then zeroed: what is keyed to them starts
-    // afresh). Throws MemoryUnavailable, or what plan() throws, holding
-    // nothing.
+    // Makes the memory match a call's requests (Options::arena_bytes,
+    // table_bytes and zobrist_seed, and the limit in force): kept as it is
+    // when they are the ones of the memory held, else given back and
+    // allocated again by plan(), a callable returning the DeviceMemoryPlan.
+    // Tables kept under another seed are zeroed: their entries were keyed
+    // with other keys. Returns true when the caller must make the keys of
+    // `seed` (fresh memory or another seed). Throws MemoryUnavailable, or
+    // what plan() throws, holding nothing.
     template <class Plan>
-    bool prepare(std::size_t arena_request, long long table_request, std::size_t limit, Plan&& plan) {
-        if (arena_ && arena_request == arena_request_ && table_request == table_request_ && limit == limit_)
-            return false;
+    bool prepare(std::size_t arena_request, long long table_request, std::size_t limit, uint64_t seed, Plan&& plan) {
+        if (arena_ && arena_request == arena_request_ && table_request == table_request_ && limit == limit_) {
+            if (seed == seed_) return false;
+            if (tables_) alloc_.zero(tables_, table_bytes_);
+            seed_ = seed;
+            return true;
+        }
         release();
         allocate(plan(), arena_request ? arena_request : MIN_ARENA_BYTES);
-        arena_request_ = arena_request, table_request_ = table_request, limit_ = limit;
+        arena_request_ = arena_request, table_request_ = table_request, limit_ = limit, seed_ = seed;
         return true;
     }
 
@@ -93,7 +99,7 @@ class PipelineMemory {
         if (tables_) alloc_.deallocate(tables_, table_bytes_);
         arena_ = tables_ = nullptr;
         arena_bytes_ = table_bytes_ = 0;
-        arena_request_ = 0, table_request_ = 0, limit_ = 0;
+        arena_request_ = 0, table_request_ = 0, limit_ = 0, seed_ = 0;
     }
 
     void* arena() const { return arena_; }
@@ -110,6 +116,7 @@ class PipelineMemory {
     std::size_t arena_bytes_ = 0, table_bytes_ = 0;
     std::size_t arena_request_ = 0, limit_ = 0;
     long long table_request_ = 0;
+    uint64_t seed_ = 0;
 };
 
 }  // namespace gperft::gpu

@@ -11,6 +11,7 @@
 #include "host_exec.hpp"
 #include "host_pipeline.hpp"
 #include "level_pipeline.hpp"
+#include "run_process.hpp"
 
 using gperft::gpu::Options;
 using gperft::gpu::Stats;
@@ -564,27 +565,31 @@ TEST(PipelineMemory, ReusedForTheSameRequestsAndGivenBack) {
         PipelineMemory<PretendAllocator> m(PretendAllocator{&dev});
         int plans = 0;
         const auto plan = [&] { return ++plans, DeviceMemoryPlan{64 * MIB, 128 * MIB}; };
-        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, plan));
+        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, 1, plan));
         EXPECT_EQ(dev.used, 192 * MIB);
         EXPECT_EQ(m.bytes_held(), 192 * MIB);
         EXPECT_EQ(m.table_bytes(), 64 * MIB);  // whole entries
         m.end_call();                          // tables stay for the run's next call
         EXPECT_EQ(dev.used, 192 * MIB);
-        EXPECT_FALSE(m.prepare(0, AUTO_TABLES, 0, plan));  // the same requests: reused
+        static_cast<char*>(m.tables())[12345] = 7;          // an entry stored by the call
+        EXPECT_FALSE(m.prepare(0, AUTO_TABLES, 0, 1, plan));  // the same requests: reused as they are
+        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 7);
+        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, 2, plan));  // another seed: new keys, tables cleared
+        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 0);
         EXPECT_EQ(plans, 1);
         EXPECT_EQ(dev.allocations, 2);
-        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 256 * MIB, plan));  // another limit: planned again
+        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 256 * MIB, 2, plan));  // another limit: planned again
         EXPECT_EQ(plans, 2);
         EXPECT_EQ(dev.used, 192 * MIB);
         m.release();  // the run's end
         EXPECT_EQ(dev.used, 0u);
         EXPECT_EQ(m.bytes_held(), 0u);
         // Without tables a call gives its arena back as it ends.
-        EXPECT_TRUE(m.prepare(0, 0, 0, [] { return DeviceMemoryPlan{0, 100 * MIB}; }));
+        EXPECT_TRUE(m.prepare(0, 0, 0, 2, [] { return DeviceMemoryPlan{0, 100 * MIB}; }));
         EXPECT_EQ(dev.used, 100 * MIB);
         m.end_call();
         EXPECT_EQ(dev.used, 0u);
-        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, plan));  // and the owner's end frees what is left
+        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, 2, plan));  // and the owner's end frees what is left
     }
     EXPECT_EQ(dev.used, 0u);
     EXPECT_TRUE(dev.live.empty());
@@ -635,4 +640,53 @@ TEST(PipelineMemory, HostPipelineCallsGiveAllTheirMemoryBack) {
     EXPECT_EQ(host_bytes_held(), before);
     EXPECT_THROW(host::perft_batch(roots, 3, Options{.arena_bytes = 1024}), ArenaExhausted);
     EXPECT_EQ(host_bytes_held(), before);
+}
+
+// What a user sees when the device faults, through the host pipeline standing
+// in for it (GPERFT_HOST_GPU) with each planted fault (GPERFT_HOST_GPU_FAULT):
+// the fault's own message, exit 3, and no count on standard output.
+ProcessResult run_faulted(const std::string& fault, const std::string& args) {
+    return run_shell("GPERFT_HOST_GPU=1 GPERFT_HOST_GPU_FAULT=" + fault + " " + GPERFT_BINARY + " " + args +
+                     " --backend gpu");
+}
+
+TEST(GpuFaults, EachPlantedFaultEndsInItsMessageAndExit3WithNoCount) {
+    const struct {
+        const char* fault;
+        std::string args;
+        const char* message;
+    } cases[] = {
+        {"generation", "perft --depth 4 --divide", "host pipeline: move generation disagreed with move counting"},
+        {"generation", "perft --stats --depth 4 --json", "host pipeline: move generation disagreed with move counting"},
+        {"generation", "perft --depth 5 --split 2 --quiet", "host pipeline: move generation disagreed with move counting"},
+        {"arena", "perft --depth 3 --fen " + shell_quote(KIWIPETE), "GPU working memory exhausted: "},
+        {"allocation", "perft --depth 4", "GPU out of memory for a working arena of 384 MiB"},
+        {"allocation", "perft --depth 5 --split 2 --quiet", "GPU out of memory for 192 MiB of transposition tables"},
+    };
+    for (const auto& c : cases) {
+        const ProcessResult r = run_faulted(c.fault, c.args);
+        EXPECT_EQ(r.status, 3) << c.fault << ": " << c.args << ": " << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.fault << ": " << c.args << ": " << r.err;
+        EXPECT_EQ(r.out, "") << c.fault << ": " << c.args;
+    }
+    const ProcessResult bad = run_faulted("sometimes", "perft --depth 2");
+    EXPECT_EQ(bad.status, 2) << bad.err;
+    EXPECT_NE(bad.err.find("GPERFT_HOST_GPU_FAULT=sometimes: give generation, arena or allocation"), std::string::npos)
+        << bad.err;
+}
+
+// A journaled deep run whose device faults keeps no unit of the failed
+// batch: run again without the fault, it ends at the exact count.
+TEST(GpuFaults, AFaultedDeepRunJournalsNothingWrongAndResumesExactly) {
+    const std::string journal = "/tmp/gperft_gpu_faults_" + std::to_string(getpid()) + ".journal";
+    std::remove(journal.c_str());
+    const std::string args = "perft --depth 5 --split 2 --json --journal " + journal;
+    const ProcessResult faulted = run_faulted("generation", args);
+    EXPECT_EQ(faulted.status, 3) << faulted.err;
+    EXPECT_EQ(faulted.out, "");
+    const ProcessResult again = run_shell("GPERFT_HOST_GPU=1 " + std::string(GPERFT_BINARY) + " " + args + " --backend gpu");
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.out.find("\"nodes\": 4865609,"), std::string::npos) << again.out;
+    EXPECT_NE(again.out.find("\"units_resumed\": 0"), std::string::npos) << again.out;
+    std::remove(journal.c_str());
 }

@@ -89,6 +89,21 @@ TEST_F(MpiCli, JsonAddsTheRanksAndTheUnitsEachCounted) {
     EXPECT_EQ(sum, std::stoll(json_field(r.out, "units")) - std::stoll(json_field(r.out, "units_resumed")));
 }
 
+// Every rank on the GPU backend, the host pipeline standing in for each
+// rank's device (GPERFT_HOST_GPU): perft and unique give the CPU's counts,
+// and the JSON names each rank's device.
+TEST_F(MpiCli, GpuRanksOnTheHostStandInGiveTheCpuCounts) {
+    const ProcessResult r = mpirun("perft --depth 5 --split 2 --json --backend gpu", "GPERFT_HOST_GPU=1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(json_field(r.out, "nodes"), published_perft(chess::START_FEN, 5));
+    EXPECT_EQ(json_field(r.out, "backend"), "\"gpu\"");
+    const size_t at = r.out.find("\"rank_devices\": [\"gpu the host pipeline standing in for a GPU");
+    EXPECT_NE(at, std::string::npos) << r.out;
+    const ProcessResult u = mpirun("unique --depth 4 --json --backend gpu", "GPERFT_HOST_GPU=1");
+    ASSERT_EQ(u.status, 0) << u.err;
+    EXPECT_TRUE(contains(u.out, "\"ply\": 4, \"distinct\": 72078, \"paths\": 197281,")) << u.out;
+}
+
 TEST_F(MpiCli, KilledWorkerStopsTheJobAndTheRestartResumes) {
     Journal j;
     const std::string args = "perft --depth 6 --split 3 --batch-units 4 --json --journal " + j.path + CPU1;
