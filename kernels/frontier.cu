@@ -53,7 +53,7 @@ std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
     size_t free_bytes = 0, total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
     const uint64_t budget = detail::gpu_frontier_budget(o, free_bytes);
-    return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks());
+    return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks(), free_bytes);
 }
 
 std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {

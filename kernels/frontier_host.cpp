@@ -44,9 +44,8 @@ struct HostSystem {
 #endif
 };
 
-}  // namespace
-
-std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o) {
+// capacity: as the GPU engine's (0: no limit).
+std::unique_ptr<Engine> host_pipeline(const Options& o, uint64_t capacity) {
 #ifdef GPERFT_FRONTIER_OMP
     if (o.threads > 0) omp_set_num_threads(o.threads);
 #endif
@@ -54,8 +53,12 @@ std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o) {
     if (budget == 0)
         budget = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4 /
                  uint64_t(std::max(o.memory_sharers, 1));
-    return std::make_unique<detail::Pipeline<HostSystem>>(budget, chess::host_attacks());
+    return std::make_unique<detail::Pipeline<HostSystem>>(budget, chess::host_attacks(), capacity);
 }
+
+}  // namespace
+
+std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o) { return host_pipeline(o, 0); }
 
 std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position>& positions) {
     return detail::position_facts<HostSystem>(positions, chess::host_attacks());
@@ -74,9 +77,10 @@ uint64_t detail::gpu_frontier_budget(const Options& o, size_t free_bytes) {
 }
 
 std::unique_ptr<Engine> detail::make_stand_in_engine(const Options& o) {
+    constexpr uint64_t FREE = gpu::host::stand_in::STAND_IN_BYTES;
     Options host = o;
-    host.budget_bytes = gpu_frontier_budget(o, gpu::host::stand_in::STAND_IN_BYTES);
-    return make_host_pipeline_engine(host);
+    host.budget_bytes = gpu_frontier_budget(o, FREE);
+    return host_pipeline(host, FREE);
 }
 
 #ifndef GPERFT_FRONTIER_CUDA

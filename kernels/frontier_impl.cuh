@@ -163,7 +163,12 @@ class Pipeline : public Engine {
     // budget: working bytes for one ply's children (see Options).
     // A chunk and a pass each need room for three copies of their records
     // (records, merge output, sort scratch): about 3/16 and 3/5 of the budget.
-    Pipeline(uint64_t budget, const Attacks& at) : at_(at), error_(1, 0u) {
+    // capacity: the memory the frontiers and the budget share (the device's
+    // free memory), 0 for no limit. A ply whose parents, their offsets and
+    // the next frontier as estimated do not fit it beside the budget is
+    // refused (BudgetTooSmall) before it starts.
+    Pipeline(uint64_t budget, const Attacks& at, uint64_t capacity = 0)
+        : at_(at), error_(1, 0u), budget_(budget), capacity_(capacity) {
         chunk_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 16));
         pass_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 5));
     }
@@ -186,18 +191,32 @@ class Pipeline : public Engine {
 
     int expand() override {
         int passes = 1;
-        next_ply(level_, counts_, passes);
+        next_ply(level_, counts_, passes, nullptr);
         return passes;
     }
 
-    PlyCounts classify(int ply, int passes) const override { return classify(level_, counts_, ply, passes); }
+    // Each pass's distinct children are classified and dropped: the last
+    // ply needs no memory for a frontier of its own.
+    PlyCounts expand_last(int ply) override {
+        int passes = 1;
+        Tally t;
+        next_ply(level_, counts_, passes, &t);
+        return counts_of(t, ply, passes);
+    }
+
+    PlyCounts classify(int ply, int passes) const override {
+        return counts_of(tally(level_, counts_, level_.size()), ply, passes);
+    }
 
    private:
-    PlyCounts classify(const Vec<Position>& level, const Vec<uint64_t>& counts, int ply, int passes) const {
+    Tally tally(const Vec<Position>& level, const Vec<uint64_t>& counts, uint64_t n) const {
         auto first = thrust::make_zip_iterator(thrust::make_tuple(level.begin(), counts.begin()));
-        const Tally t = Sys::dispatch(level.size(), [&](auto pol) {
-            return thrust::transform_reduce(pol, first, first + level.size(), ClassifyFn{at_}, Tally{}, TallyPlus{});
+        return Sys::dispatch(n, [&](auto pol) {
+            return thrust::transform_reduce(pol, first, first + n, ClassifyFn{at_}, Tally{}, TallyPlus{});
         });
+    }
+
+    static PlyCounts counts_of(const Tally& t, int ply, int passes) {
         PlyCounts c;
         c.ply = ply, c.passes = passes;
         c.distinct = t.distinct, c.paths = t.paths;
@@ -208,8 +227,9 @@ class Pipeline : public Engine {
         return c;
     }
 
-    // Replaces (level, counts) with the next ply's distinct positions.
-    void next_ply(Vec<Position>& level, Vec<uint64_t>& counts, int& passes) {
+    // Replaces (level, counts) with the next ply's distinct positions, or,
+    // with a tally, adds their classification to it and leaves none.
+    void next_ply(Vec<Position>& level, Vec<uint64_t>& counts, int& passes, Tally* last) {
         const uint64_t n = level.size();
         Vec<uint64_t> offsets(n + 1, 0);
         Sys::dispatch(n, [&](auto pol) {
@@ -225,6 +245,7 @@ class Pipeline : public Engine {
         // distinct positions to children, with a margin); a pass that
         // overflows anyway restarts the ply with twice as many.
         const double expected = double(children) * distinct_ratio_ * 1.25;
+        check_fit(n, last ? 0.0 : expected);
         int bits = 0;
         while (bits < MAX_PARTITION_BITS && expected / double(uint64_t(1) << bits) > double(pass_cap_)) ++bits;
         for (;; ++bits) {
@@ -233,16 +254,45 @@ class Pipeline : public Engine {
                                      std::to_string(1 << MAX_PARTITION_BITS) + " passes");
             Vec<Position> next;
             Vec<uint64_t> next_counts;
+            Tally sum;
             bool fits = true;
-            for (uint64_t part = 0; fits && part < (uint64_t(1) << bits); ++part)
+            for (uint64_t part = 0; fits && part < (uint64_t(1) << bits); ++part) {
                 fits = run_pass(level, counts, offsets, host_offsets, InPartition{bits, part}, next, next_counts);
+                if (fits && last) {  // classify the pass, then let it go
+                    sum = TallyPlus{}(sum, tally(next, next_counts, next.size()));
+                    Vec<Position>().swap(next);
+                    Vec<uint64_t>().swap(next_counts);
+                }
+            }
             if (!fits) continue;  // a partition overflowed its buffer: split finer
+            passes = 1 << bits;
+            if (last) {
+                *last = sum;
+                Vec<Position>().swap(level);
+                Vec<uint64_t>().swap(counts);
+                return;
+            }
             distinct_ratio_ = children ? double(next.size()) / double(children) : 1.0;
             level.swap(next);
             counts.swap(next_counts);
-            passes = 1 << bits;
             return;
         }
+    }
+
+    // Refuses a ply whose parents (with counts and offsets) and expected
+    // next frontier do not fit the capacity beside the working budget.
+    void check_fit(uint64_t parents, double expected_next) const {
+        if (!capacity_) return;
+        constexpr double ENTRY = double(sizeof(Position) + sizeof(uint64_t));
+        const double held = double(parents) * (ENTRY + sizeof(uint64_t)) + expected_next * ENTRY;
+        if (held + double(budget_) <= double(capacity_)) return;
+        const auto mib = [](double b) { return std::to_string(uint64_t(b / double(1 << 20))) + " MiB"; };
+        throw BudgetTooSmall("the next ply does not fit the device: " + std::to_string(parents) + " parents (" +
+                             mib(double(parents) * (ENTRY + sizeof(uint64_t))) + ") and about " +
+                             std::to_string(uint64_t(expected_next)) + " distinct children (" +
+                             mib(expected_next * ENTRY) + ") beside the working budget of " + mib(double(budget_)) +
+                             " need more than the " + mib(double(capacity_)) +
+                             " of device memory free; run it with --backend cpu, or on several ranks");
     }
 
     // One partition: expand chunk by chunk, keep and merge the partition's
@@ -333,6 +383,7 @@ class Pipeline : public Engine {
     Vec<uint32_t> error_;  // set by ExpandFn when generation and counting disagree
     Vec<Position> level_;  // the frontier held
     Vec<uint64_t> counts_;
+    uint64_t budget_, capacity_;
     uint64_t chunk_cap_, pass_cap_;
     double distinct_ratio_ = 1.0;
 };

@@ -114,6 +114,29 @@ TEST(Unique, EveryPassCountGivesTheSameAnswer) {
     EXPECT_GT(plies.back().passes, 4);
     expect_same_plies(expected, plies, "host pipeline, tiny budget");
     EXPECT_TRUE(by_key(f) == by_key(reference));
+    // The last ply only counted: each pass classified and dropped.
+    const auto counted = run(ENGINES[1], root, 3, tiny, nullptr);
+    EXPECT_EQ(counted.back().passes, plies.back().passes);
+    expect_same_plies(expected, counted, "host pipeline, tiny budget, not kept");
+}
+
+// The GPU engine (here the host pipeline standing in for the device, with its
+// pretend 1 GiB) refuses a ply whose frontiers would not fit beside the
+// working budget, before the ply starts and with the sizes; the last ply
+// needs no frontier of its own, so ply 6 fits where ply 7 does not.
+TEST(UniqueCli, GpuPlyThatCannotFitIsRefusedBeforeItStarts) {
+    const std::string gpu = "GPERFT_HOST_GPU=1 " + std::string(GPERFT_BINARY) + " unique --backend gpu --memory 500 ";
+    const ProcessResult r = run_shell(gpu + "--depth 7");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("the next ply does not fit the device: 822518 parents (62 MiB) and about "), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("beside the working budget of 500 MiB need more than the 1024 MiB of device memory free"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+    const ProcessResult five = run_shell(gpu + "--depth 5 --json");
+    EXPECT_EQ(five.status, 0) << five.err;
+    EXPECT_NE(five.out.find("\"ply\": 5, \"distinct\": 822518, \"paths\": 4865609,"), std::string::npos) << five.out;
 }
 
 // The CPU engine's budget holds the frontiers: one too small for them is
