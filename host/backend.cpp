@@ -19,8 +19,8 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
     return gpu::perft_batch(roots, depth);
 }
 
-PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads) {
-    if (resolve_backend(backend) == Backend::Cpu) return cpu_perft(root, depth, threads);
+PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads, Progress* progress) {
+    if (resolve_backend(backend) == Backend::Cpu) return cpu_perft(root, depth, threads, progress);
     return divide_perft(root, depth, "gpu", [](const std::vector<chess::Position>& children, int d) {
         return gpu::perft_batch(children, d);
     });

@@ -11,6 +11,8 @@
 
 namespace gperft {
 
+class Progress;
+
 enum class Backend { Cpu, Gpu, Auto };
 
 // Thrown when --backend gpu is asked for and no device is usable.
@@ -22,7 +24,9 @@ Backend resolve_backend(Backend requested);  // Auto -> Cpu or Gpu; throws Backe
 // perft(depth) of every root on the chosen backend.
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, Backend backend,
                                      int threads);
-// perft(depth) of one root with its divide.
-PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads);
+// perft(depth) of one root with its divide; the CPU draws `progress` (the
+// GPU counts in one call, too fast to need it).
+PerftResult run_perft(const chess::Position& root, int depth, Backend backend, int threads,
+                      Progress* progress = nullptr);
 
 }  // namespace gperft

@@ -11,6 +11,7 @@
 
 #include "chess/io/fen.hpp"
 #include "gpu_perft.hpp"
+#include "progress.hpp"
 
 namespace gperft::cli {
 
@@ -83,6 +84,15 @@ CLI::Validator positive_count_validator() {
             return std::string();
         },
         "N", "N");
+}
+
+CLI::Option* add_progress_option(CLI::App& app) {
+    return app
+        .add_option_function<double>(
+            "--progress", [](const double& s) { Progress::set_log_seconds(s); },
+            "Without a terminal, write a progress line every SECONDS to stderr, for logs (default: none)")
+        ->check(CLI::Range(0.1, 86400.0))
+        ->option_text("SECONDS");
 }
 
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {

@@ -48,6 +48,9 @@ CLI::Validator positive_count_validator();
 
 // Adds --backend cpu|gpu|auto.
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
+// Adds --progress SECONDS: where stderr is no terminal, a progress line
+// every SECONDS for logs (on a terminal the bar is drawn anyway).
+CLI::Option* add_progress_option(CLI::App& app);
 
 // The position after parsing `fen` and playing the UCI `moves` (space
 // separated), in Chess960 mode when `chess960` is set or the FEN's castling
@@ -68,7 +71,8 @@ void error(const std::string& what);
 
 Command setup_perft(CLI::App& app);
 // perft --stats: every ply's statistics, counted on the CPU or the GPU.
-int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output);
+int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output,
+                    bool quiet);
 Command setup_suite(CLI::App& app);
 Command setup_analyze(CLI::App& app);
 Command setup_unique(CLI::App& app);

@@ -1,12 +1,14 @@
 // gperft analyze: legality, check/mate/stalemate, insufficient material,
 // mating chances and dead positions for one FEN or a file of them, with
 // repetition and move-count rules when a move history is given.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
 #include "line_reader.hpp"
+#include "progress.hpp"
 #include "cli.hpp"
 
 namespace gperft::cli {
@@ -57,12 +59,33 @@ int analyze_one(const AnalyzeCommandOptions& o) {
     return EXIT_OK;
 }
 
+// The lines of a position file that hold a position (not blank, not '#'),
+// for the progress line's total: 0 (unknown) for what is not a regular file
+// or has a line the reader will refuse.
+size_t count_positions(const std::string& file) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) return 0;
+    std::ifstream in(file);
+    size_t n = 0;
+    try {
+        std::string line;
+        for (size_t k = 1; read_bounded_line(in, line, k, file); ++k) {
+            const size_t start = line.find_first_not_of(" \t\r");
+            n += start != std::string::npos && line[start] != '#';
+        }
+    } catch (const std::invalid_argument&) {
+        return 0;  // the analysis itself names the line
+    }
+    return n;
+}
+
 int analyze_file(const AnalyzeCommandOptions& o) {
     std::ifstream in(o.file);
     if (!in) throw std::invalid_argument("cannot open " + o.file);
     const analysis::AnalyzeOptions a = analyze_options(o, true);
     size_t line_no = 0, malformed = 0;
     std::string first_malformed;
+    Progress bar(count_positions(o.file), 0, true, -1, "positions");  // cleared for each chunk of reports written
     for (bool more = true; more;) {
         std::vector<std::string> fens;
         std::vector<size_t> lines;
@@ -75,13 +98,16 @@ int analyze_file(const AnalyzeCommandOptions& o) {
             fens.push_back(analysis::fen_part_of_line(line.substr(start)));
             lines.push_back(line_no);
         }
-        const auto reports = analysis::analyze_batch(fens, a, o.threads);
+        const auto reports = analysis::analyze_batch(fens, a, o.threads, &bar);
+        bar.finish();
         for (size_t i = 0; i < reports.size(); ++i) {
             if (!reports[i].parsed && malformed++ == 0)
                 first_malformed = "line " + std::to_string(lines[i]) + ": " + reports[i].problems.front();
             write(reports[i], o.json);
         }
+        std::cout.flush();
     }
+    bar.finish();
     std::cout.flush();
     if (malformed) {
         error(o.file + ": " + std::to_string(malformed) + " line(s) are not FEN; the first is " + first_malformed);
@@ -110,6 +136,7 @@ Command setup_analyze(CLI::App& app) {
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend)
         ->description("With --file: where the move counts and check tests run (cpu, gpu, or auto: the GPU when a CUDA device is usable)");
+    add_progress_option(*sub);
     return {sub, [o, fen, file] {
                 if (!*fen && !*file) throw std::invalid_argument("analyze: give --fen FEN or --file FILE");
                 return *fen ? analyze_one(*o) : analyze_file(*o);

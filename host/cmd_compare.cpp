@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "engine/uci_engine.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -77,9 +78,13 @@ public:
     int run();
 
 private:
+    // gperft's divide, with its progress line (the engine's own perft
+    // shows none: it is one `go perft` answered at its end).
     Counts ours(const chess::Position& p, int depth) const {
+        Progress bar(0, 0, true, -1, "subtrees");
         Counts c;
-        for (const auto& [m, n] : run_perft(p, depth, o_.backend, o_.threads).divide) c[chess::move_to_uci(m, p.chess960)] = n;
+        for (const auto& [m, n] : run_perft(p, depth, o_.backend, o_.threads, &bar).divide)
+            c[chess::move_to_uci(m, p.chess960)] = n;
         return c;
     }
     Counts theirs(int depth) {
@@ -224,6 +229,7 @@ Command setup_compare(CLI::App& app) {
         ->check(CLI::Range(0.01, 1e6));
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
+    add_progress_option(*sub);
     add_chess960_flag(*sub, o->chess960);
     sub->add_flag("--json", o->json,
                   "Print one JSON object: the verdict, the descent and the first divergence's fields");

@@ -19,6 +19,7 @@
 #include "dist/dist_perft.hpp"
 #include "json.hpp"
 #include "line_reader.hpp"
+#include "progress.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -201,10 +202,15 @@ int run_perft_command(PerftOptions o) {
         return run_distributed(o);
     }
     const chess::Position root = position_from(o.fen, o.moves, o.chess960);
-    if (o.stats) return run_perft_stats(root, o.depth, o.deep.backend, o.deep.threads, o.json);
+    if (o.stats) return run_perft_stats(root, o.depth, o.deep.backend, o.deep.threads, o.json, o.quiet);
     const Backend backend = resolve_backend(o.deep.backend);
     if (!o.deep_option_given && o.depth < deep_threshold(backend)) {
-        print_result(o, root, run_perft(root, o.depth, backend, o.deep.threads), nullptr);
+        PerftResult r;
+        {
+            Progress bar(0, 0, !o.quiet, -1, "subtrees");  // cleared before the result is printed
+            r = run_perft(root, o.depth, backend, o.deep.threads, &bar);
+        }
+        print_result(o, root, r, nullptr);
         return EXIT_OK;
     }
     o.deep.backend = backend;
@@ -269,6 +275,7 @@ Command setup_perft(CLI::App& app) {
         ->excludes(divide);
     sub->add_option("-t,--threads", o->deep.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->deep.backend);
+    add_progress_option(*sub);
     auto* stats = sub->get_option("--stats");
     sub->add_flag("--json", o->json, "Print one JSON object");
     add_deep_options(*sub, *o);

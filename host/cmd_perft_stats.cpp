@@ -12,6 +12,7 @@
 #include "cpu_stats.hpp"
 #include "gpu_perft.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 #include "text_table.hpp"
 
 namespace gperft::cli {
@@ -37,14 +38,19 @@ void print_stats_tables(std::ostream& out, const std::vector<StatsTotal>& rows) 
     }
 }
 
-std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, Backend backend, int threads) {
-    if (backend == Backend::Cpu) return cpu_perft_stats(root, depth, threads);
+std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, Backend backend, int threads,
+                                    bool quiet) {
+    if (backend == Backend::Cpu) {
+        Progress bar(0, 0, !quiet, -1, "subtrees");  // cleared before the tables are printed
+        return cpu_perft_stats(root, depth, threads, &bar);
+    }
     return gpu::perft_stats(root, depth);  // the same row type
 }
 
 }  // namespace
 
-int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output) {
+int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output,
+                    bool quiet) {
     Backend resolved;
     try {
         resolved = resolve_backend(backend);
@@ -53,7 +59,7 @@ int run_perft_stats(const chess::Position& root, int depth, Backend backend, int
     }
     const char* backend_name = resolved == Backend::Gpu ? "gpu" : "cpu";
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<StatsTotal> rows = count_stats(root, depth, resolved, threads);
+    const std::vector<StatsTotal> rows = count_stats(root, depth, resolved, threads, quiet);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const chess::u128 nodes = depth == 0 ? 1 : rows.back().c[chess::STAT_NODES];
     if (json_output) {

@@ -13,6 +13,7 @@
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 #include "suite.hpp"
 
 namespace gperft::cli {
@@ -50,6 +51,7 @@ std::string json_depths(const std::vector<int>& depths) { return "[" + depth_lis
 struct EntryResult {
     std::string verdict, detail;
     std::vector<int> checked, skipped;
+    chess::u128 nodes = 0;  // counted for the depths checked
 };
 
 EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const SuiteOptions& o) {
@@ -62,6 +64,7 @@ EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const 
         if (!r.verdict.empty()) continue;  // after a failure, the rest are neither checked nor skipped
         const PerftResult p = run_perft(root, depth, o.backend, o.threads);
         r.checked.push_back(depth);
+        r.nodes += p.nodes;
         if (p.nodes != expected) {
             r.verdict = "FAIL";
             r.detail = "depth " + std::to_string(depth) + ": expected " + chess::to_string(expected) + ", got " +
@@ -80,6 +83,7 @@ int run_suite_command(const SuiteOptions& o) {
     int passed = 0, partial = 0, failed = 0, skipped = 0, refused = 0;
     size_t depths_checked = 0, depths_skipped = 0;
     std::string first_failure;
+    Progress bar(entries.size(), 0, true, -1, "positions");  // cleared for each row printed
     for (const SuiteEntry& e : entries) {
         chess::Position root;
         EntryResult r;
@@ -89,6 +93,7 @@ int run_suite_command(const SuiteOptions& o) {
         } catch (const chess::FenError& err) {
             r.verdict = "refused", r.detail = err.what();
         }
+        bar.finish();
         if (o.json) {
             json::Object row;
             row.str("id", e.id).str("fen", e.fen).str("verdict", r.verdict);
@@ -101,7 +106,10 @@ int run_suite_command(const SuiteOptions& o) {
         if (r.verdict == "FAIL" && failed == 0) first_failure = e.id + " (" + e.fen + ") at " + r.detail;
         failed += r.verdict == "FAIL", refused += r.verdict == "refused", skipped += r.verdict == "skip";
         passed += r.verdict == "pass", partial += r.verdict == "partial";
+        std::cout.flush();
+        bar.advance(1, r.nodes);
     }
+    bar.finish();
     if (o.json) {
         json::Object sum;
         sum.raw("positions", std::to_string(entries.size())).raw("passed", std::to_string(passed));
@@ -133,6 +141,7 @@ Command setup_suite(CLI::App& app) {
         ->check(positive_count_validator());
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend);
+    add_progress_option(*sub);
     add_chess960_flag(*sub, o->chess960);
     sub->add_flag("--json", o->json,
                   "JSON Lines: one object per position (verdict, depths checked and skipped), then a summary");

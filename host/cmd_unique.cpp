@@ -16,7 +16,7 @@
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
 #include "deep/deep_perft.hpp"
-#include "deep/progress.hpp"
+#include "progress.hpp"
 #include "dist/dist_perft.hpp"
 #include "dist/dist_unique.hpp"
 #include "dist/faults.hpp"
@@ -125,11 +125,11 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
                                               UniqueJournal* journal, std::optional<Progress>* bar) {
     frontier::Options fo;
     fo.pass_log = journal;
-    // On a terminal, a bar per ply: parent expansions of its passes, the
-    // children per second, and the ETA of the ply.
-    if (!s.distributed() && Progress::stderr_is_terminal())
+    // A bar per ply (or log lines, --progress): parent expansions of its
+    // passes, the children per second, and the ETA of the ply.
+    if (!s.distributed())
         fo.progress = [bar](uint64_t done, uint64_t total, uint64_t children) {
-            if (!*bar || total != (*bar)->total()) bar->emplace(total, 0, true);
+            if (!*bar || total != (*bar)->total()) bar->emplace(total, 0, true, -1, "expansions");
             (*bar)->update(done, children);
         };
     fo.budget_bytes = o.memory_mb << 20;
@@ -290,6 +290,7 @@ Command setup_unique(CLI::App& app) {
     add_chess960_flag(*sub, o->chess960);
     add_shredder_flag(*sub, o->notation);
     add_backend_option(*sub, o->backend);
+    add_progress_option(*sub);
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     sub->add_option("--memory", o->memory_mb,
                     "Memory in MiB: on the CPU for the frontiers and their tables, on the GPU for one ply's "

@@ -8,6 +8,7 @@
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 #include "suite.hpp"
 #include "verify.hpp"
 
@@ -75,7 +76,13 @@ void print_mismatch(const Mismatch& m) {
 int run_verify_command(VerifyCommandOptions& o) {
     o.run.roots = roots_of(o);
     o.run.chess960_starts = !o.no_chess960_starts;
-    const VerifyReport r = run_verify(o.run);
+    VerifyReport r;
+    {
+        Progress bar(size_t(o.run.positions), 0, true, -1, "samples");  // cleared before the report
+        o.run.progress = &bar;
+        r = run_verify(o.run);
+        o.run.progress = nullptr;
+    }
     if (o.json) {
         print_json(o, r);
         return r.mismatch ? EXIT_MISMATCH : EXIT_OK;
@@ -98,6 +105,7 @@ Command setup_verify(CLI::App& app) {
     auto o = std::make_shared<VerifyCommandOptions>();
     CLI::App* sub = app.add_subcommand(
         "verify", "Compare the move generator with the independent reference on random positions");
+    add_progress_option(*sub);
     sub->add_option("-n,--positions", o->run.positions, "Random positions to sample")
         ->check(CLI::Range(1, 100000000));
     sub->add_option("-d,--depth", o->run.depth,

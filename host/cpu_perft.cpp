@@ -7,6 +7,7 @@
 
 #include "chess/perft.hpp"
 #include "deep/count_math.hpp"
+#include "progress.hpp"
 
 namespace gperft {
 
@@ -18,7 +19,7 @@ int default_threads() {
 }
 
 std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int depth, int threads,
-                                     const ItemCounter& count) {
+                                     const ItemCounter& count, Progress* progress) {
     const Attacks at = host_attacks();
     std::vector<u128> out(roots.size(), 0);
     if (depth <= 0) {
@@ -35,7 +36,9 @@ std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int dep
     std::vector<Item> items;
     for (size_t i = 0; i < roots.size(); ++i) items.push_back({uint32_t(i), roots[i]});
     int d = depth;
-    while (d >= 3 && nthreads > 1 && items.size() < size_t(64) * nthreads) {
+    // A progress line wants enough items to move smoothly, also on one thread.
+    const bool split = nthreads > 1 || (progress && progress->active());
+    while (d >= 3 && split && items.size() < size_t(64) * nthreads) {
         std::vector<Item> next;
         for (const Item& it : items) {
             MoveList list;
@@ -47,10 +50,13 @@ std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int dep
     }
 
     std::vector<u128> counts(items.size());
+    if (progress) progress->set_total(items.size());
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();)
+        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
             counts[k] = count(items[k].pos, d);
+            if (progress) progress->advance(1, counts[k]);
+        }
     };
     const int n = std::max(1, std::min<int>(nthreads, int(items.size())));
     std::vector<std::thread> pool;
@@ -61,9 +67,10 @@ std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int dep
     return out;
 }
 
-std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth, int threads) {
+std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth, int threads, Progress* progress) {
     const Attacks at = host_attacks();
-    return cpu_parallel_batch(roots, depth, threads, [at](const Position& p, int d) -> u128 { return perft(p, at, d); });
+    return cpu_parallel_batch(
+        roots, depth, threads, [at](const Position& p, int d) -> u128 { return perft(p, at, d); }, progress);
 }
 
 PerftResult divide_perft(const Position& root, int depth, const char* backend, const BatchCounter& batch) {
@@ -87,9 +94,9 @@ PerftResult divide_perft(const Position& root, int depth, const char* backend, c
     return r;
 }
 
-PerftResult cpu_perft(const Position& root, int depth, int threads) {
-    return divide_perft(root, depth, "cpu", [threads](const std::vector<Position>& children, int d) {
-        return cpu_perft_batch(children, d, threads);
+PerftResult cpu_perft(const Position& root, int depth, int threads, Progress* progress) {
+    return divide_perft(root, depth, "cpu", [threads, progress](const std::vector<Position>& children, int d) {
+        return cpu_perft_batch(children, d, threads, progress);
     });
 }
 

@@ -13,6 +13,8 @@
 
 namespace gperft {
 
+class Progress;
+
 int default_threads();
 
 // Counts one item (a position and its remaining depth) on one thread.
@@ -20,12 +22,14 @@ using ItemCounter = std::function<chess::u128(const chess::Position&, int depth)
 
 // The batch driver behind every CPU engine: expands the roots until the
 // items keep `threads` threads busy, counts each item with `count`, and
-// sums the items of each root.
+// sums the items of each root. A progress line, when given, counts the
+// items done (its total set here) and their nodes.
 std::vector<chess::u128> cpu_parallel_batch(const std::vector<chess::Position>& roots, int depth, int threads,
-                                            const ItemCounter& count);
+                                            const ItemCounter& count, Progress* progress = nullptr);
 
 // perft(depth) of every root; threads <= 0 means all hardware threads.
-std::vector<chess::u128> cpu_perft_batch(const std::vector<chess::Position>& roots, int depth, int threads);
+std::vector<chess::u128> cpu_perft_batch(const std::vector<chess::Position>& roots, int depth, int threads,
+                                         Progress* progress = nullptr);
 
 // Counts a batch of roots to one depth (any backend's perft_batch).
 using BatchCounter = std::function<std::vector<chess::u128>(const std::vector<chess::Position>&, int depth)>;
@@ -35,6 +39,6 @@ using BatchCounter = std::function<std::vector<chess::u128>(const std::vector<ch
 PerftResult divide_perft(const chess::Position& root, int depth, const char* backend, const BatchCounter& batch);
 
 // perft(depth) of one root with its divide.
-PerftResult cpu_perft(const chess::Position& root, int depth, int threads);
+PerftResult cpu_perft(const chess::Position& root, int depth, int threads, Progress* progress = nullptr);
 
 }  // namespace gperft

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cpu_perft.hpp"
+#include "progress.hpp"
 
 namespace gperft {
 
@@ -15,12 +16,14 @@ using namespace chess;
 namespace {
 
 // Expands the first plies on the calling thread (classifying their moves)
-// until there are enough subtrees to keep every thread busy.
-std::vector<Position> expand(const Position& root, int depth, int nthreads, std::vector<StatsTotal>& rows, int& ply) {
+// until there are enough subtrees to keep every thread busy (or, split, to
+// move a progress line smoothly on one thread).
+std::vector<Position> expand(const Position& root, int depth, int nthreads, bool split, std::vector<StatsTotal>& rows,
+                             int& ply) {
     const Attacks at = host_attacks();
     std::vector<Position> items{root};
     ply = 0;
-    while (depth - ply >= 3 && nthreads > 1 && items.size() < size_t(64) * nthreads) {
+    while (depth - ply >= 3 && (nthreads > 1 || split) && items.size() < size_t(64) * nthreads) {
         PerftStats row;
         std::vector<Position> next;
         for (const Position& p : items) {
@@ -39,13 +42,14 @@ std::vector<Position> expand(const Position& root, int depth, int nthreads, std:
 
 }  // namespace
 
-std::vector<StatsTotal> cpu_perft_stats(const Position& root, int depth, int threads) {
+std::vector<StatsTotal> cpu_perft_stats(const Position& root, int depth, int threads, Progress* progress) {
     std::vector<StatsTotal> rows(std::max(depth, 0));
     if (depth <= 0) return rows;
     const int nthreads = threads > 0 ? threads : default_threads();
     int ply = 0;
-    const std::vector<Position> items = expand(root, depth, nthreads, rows, ply);
+    const std::vector<Position> items = expand(root, depth, nthreads, progress && progress->active(), rows, ply);
     const int rest = depth - ply;
+    if (progress) progress->set_total(items.size());
 
     std::atomic<size_t> next{0};
     std::mutex merge;
@@ -57,6 +61,7 @@ std::vector<StatsTotal> cpu_perft_stats(const Position& root, int depth, int thr
             std::fill(item.begin(), item.end(), PerftStats{});
             perft_stats(items[k], at, rest, item.data());
             for (int d = 0; d < rest; ++d) mine[d] += item[d];
+            if (progress) progress->advance(1, item[rest - 1].c[STAT_NODES]);
         }
         std::lock_guard<std::mutex> lock(merge);
         for (int d = 0; d < rest; ++d) rows[ply + d] += mine[d];

@@ -12,10 +12,13 @@
 namespace gperft {
 
 using StatsTotal = chess::BasicPerftStats<chess::u128>;
+class Progress;
 
 // rows[k] holds the statistics of the moves made at ply k + 1, k < depth;
-// threads <= 0 means all hardware threads.
-std::vector<StatsTotal> cpu_perft_stats(const chess::Position& root, int depth, int threads);
+// threads <= 0 means all hardware threads. `progress` counts the subtrees
+// done and their leaves.
+std::vector<StatsTotal> cpu_perft_stats(const chess::Position& root, int depth, int threads,
+                                        Progress* progress = nullptr);
 
 // One column of the statistics tables: its JSON key (the Grand Chess Tree's
 // name where it has one), its table heading, and its value.

@@ -11,6 +11,7 @@
 #include "chess/io/fen.hpp"
 #include "chess/movegen.hpp"
 #include "cpu_perft.hpp"
+#include "progress.hpp"
 #include "reference/reference.hpp"
 
 namespace gperft {
@@ -280,6 +281,7 @@ VerifyReport run_verify(const VerifyOptions& o) {
             }
             nodes += checker.nodes;
             leaves += checker.leaves;
+            if (o.progress) o.progress->advance(1, checker.nodes);
             if (ok) continue;
             std::lock_guard<std::mutex> g(lock);
             if (i < first_failure.load()) first_failure = i, report.mismatch = checker.mismatch;

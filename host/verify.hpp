@@ -14,6 +14,8 @@
 
 namespace gperft {
 
+class Progress;
+
 struct VerifyOptions {
     int positions = 1000;          // samples to draw
     int depth = 2;                 // plies below each sample (see run_verify)
@@ -25,6 +27,7 @@ struct VerifyOptions {
     // last two kinds being those.
     bool chess960_starts = true;
     int threads = 0;               // <= 0: all hardware threads
+    Progress* progress = nullptr;  // counts the samples done and their nodes
 };
 
 // What failed, where, and how the two generators differ there.

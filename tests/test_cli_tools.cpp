@@ -1,10 +1,17 @@
 // gperft where other tools expect an engine or a batch tool: `gperft uci`
 // (Stockfish's `go perft` and `d`), `perft --file` (JSON Lines and EPD out),
-// `suite` reporting skipped depths and `--json`, `--fen startpos`, and
-// divides sorted by move text.
+// `suite` reporting skipped depths and `--json`, `--fen startpos`, divides
+// sorted by move text, and the progress line of long runs.
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "chess/io/fen.hpp"
@@ -167,4 +174,79 @@ TEST(Cli, DivideIsSortedByMoveText) {
         if (contains(l, ": ") && !l.starts_with("Nodes")) moves.push_back(l.substr(0, l.find(':')));
     ASSERT_EQ(moves.size(), 20u);
     EXPECT_TRUE(std::is_sorted(moves.begin(), moves.end())) << r.out;
+}
+
+namespace {
+
+// Runs `gperft args` on a pseudo-terminal (its stdout and stderr, as in an
+// interactive shell) until `until` shows in what it wrote or `seconds` pass,
+// then kills it; returns what it wrote.
+std::string on_a_terminal(const std::string& args, const std::string& until, double seconds) {
+    int master = -1;
+    const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+    if (pid < 0) return "forkpty failed";
+    if (pid == 0) {
+        const std::string command = std::string(GPERFT_BINARY) + " " + args;
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    std::string written;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline && written.find(until) == std::string::npos) {
+        pollfd p{master, POLLIN, 0};
+        if (poll(&p, 1, 100) <= 0) continue;
+        char buf[4096];
+        const ssize_t n = read(master, buf, sizeof buf);
+        if (n <= 0) break;  // the child closed the terminal: it ended
+        written.append(buf, size_t(n));
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    close(master);
+    return written;
+}
+
+const std::string KIWIPETE_FEN = shell_quote("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+
+}  // namespace
+
+// A plain perft of about ten seconds (Kiwipete perft 6 on one thread) draws
+// its bar on the terminal, redrawn in place, with subtrees done, the rate
+// and the ETA; the test stops it once the ETA has shown.
+TEST(Progress, APlainPerftDrawsItsBarWithRateAndEtaOnATerminal) {
+    const std::string seen = on_a_terminal("perft --depth 6 --threads 1 --fen " + KIWIPETE_FEN, "s\033[K", 20);
+    const std::regex bar(R"(\r\[[#.]{20}\] [0-9]+/[0-9]+ subtrees  [0-9.]+ M nodes/s  ETA [0-9]+s\x1b\[K)");
+    EXPECT_TRUE(std::regex_search(seen, bar)) << seen;
+}
+
+// Without a terminal nothing is drawn, unless --progress N asks for log
+// lines: then whole lines, from perft, --stats, verify, suite and analyze
+// alike (each run stopped after 1.2 s).
+TEST(Progress, LogLinesOnlyWhenAskedFor) {
+    const auto logged = [](const std::string& args) {
+        return run_shell("timeout -s KILL 1.2 " + std::string(GPERFT_BINARY) + " " + args).err;
+    };
+    const std::string quiet = logged("perft --depth 6 --threads 1 --fen " + KIWIPETE_FEN);
+    EXPECT_EQ(quiet.find("gperft: ["), std::string::npos) << quiet;
+    EXPECT_EQ(quiet.find('\r'), std::string::npos) << quiet;
+    const std::string data = std::string(GPERFT_TEST_DATA);
+    const std::string hard = temp("_cha.fen");  // CHA's positions without their verdicts
+    ASSERT_EQ(run_shell("grep -v '^#' " + shell_quote(data + "/dead/chasolver-positions.txt") + " | cut -c4- >" + hard +
+                        " && echo").status,
+              0);
+    const std::pair<std::string, std::string> runs[] = {
+        {"perft --depth 6 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
+        {"perft --stats --depth 6 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
+        {"verify -n 1000000 --depth 3 --threads 1 --progress 0.3", "/1000000 samples  "},
+        {"suite " + shell_quote(data + "/perft/perftsuite.epd") + " --threads 1 --progress 0.3", "/126 positions  "},
+        {"analyze --threads 1 --progress 0.3 --file " + hard, "/3414 positions  "},
+    };
+    for (const auto& [args, unit] : runs) {
+        const std::string err = logged(args);
+        EXPECT_NE(err.find("gperft: ["), std::string::npos) << args << ": " << err;
+        EXPECT_NE(err.find(unit), std::string::npos) << args << ": " << err;
+        EXPECT_NE(err.find("ETA "), std::string::npos) << args << ": " << err;
+        EXPECT_EQ(err.find('\r'), std::string::npos) << args << ": " << err;
+    }
+    std::remove(hard.c_str());
 }

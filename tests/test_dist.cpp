@@ -17,7 +17,7 @@
 #include "deep/deep_perft.hpp"
 #include "deep/host_table.hpp"
 #include "deep/journal.hpp"
-#include "deep/progress.hpp"
+#include "progress.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dispatcher.hpp"

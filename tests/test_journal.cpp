@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "deep/journal.hpp"
-#include "deep/progress.hpp"
+#include "progress.hpp"
 #include "run_process.hpp"
 
 using gperft::JournalHeader;

@@ -7,6 +7,7 @@
 #include "frontier.hpp"
 #include "json.hpp"
 #include "parallel.hpp"
+#include "progress.hpp"
 
 namespace gperft::analysis {
 
@@ -129,7 +130,8 @@ void finish_analysis(PositionReport& r, const AnalyzeOptions& o) {
     set_dead(r);
 }
 
-std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads) {
+std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads,
+                                          Progress* progress) {
     std::vector<PositionReport> reports(fens.size());
     const Attacks at = host_attacks();
     if (!o.gpu) {
@@ -147,7 +149,11 @@ std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, 
     std::vector<size_t> open;
     for (size_t i = 0; i < reports.size(); ++i)
         if (reports[i].open[WHITE] || reports[i].open[BLACK]) open.push_back(i);
-    parallel_for(open.size(), threads, [&](size_t k) { finish_analysis(reports[open[k]], o); });
+    if (progress) progress->advance(reports.size() - open.size());  // decided by the quick stage
+    parallel_for(open.size(), threads, [&](size_t k) {
+        finish_analysis(reports[open[k]], o);
+        if (progress) progress->advance(1);
+    });
     return reports;
 }
 

@@ -13,6 +13,10 @@
 #include "analysis/unwinnable.hpp"
 #include "chess/io/fen.hpp"
 
+namespace gperft {
+class Progress;
+}
+
 namespace gperft::analysis {
 
 struct AnalyzeOptions {
@@ -59,8 +63,10 @@ void set_facts(PositionReport& r, const chess::Position& p, int moves, bool chec
 void finish_analysis(PositionReport& r, const AnalyzeOptions& o);
 
 // Both stages over a batch, with `threads` threads (<= 0: all); the quick
-// stage's move generation runs on the GPU when o.gpu is set.
-std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads);
+// stage's move generation runs on the GPU when o.gpu is set. `progress`
+// counts the positions finished.
+std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads,
+                                          Progress* progress = nullptr);
 
 // The FEN part of a line of a position file: text before any ';', and only
 // the four EPD fields when EPD operations follow them.

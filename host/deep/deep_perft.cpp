@@ -18,7 +18,7 @@
 #include "deep/count_math.hpp"
 #include "deep/engine.hpp"
 #include "deep/host_table.hpp"
-#include "deep/progress.hpp"
+#include "progress.hpp"
 #include "deep/tt.hpp"
 #include "deep/unit_book.hpp"
 #include "deep/unit_counter.hpp"
@@ -39,7 +39,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& book, PerftEngine& engine,
                  HostTable& table) {
     const int remaining = depth - w.split;
-    Progress progress(book.total(), book.resumed(), o.progress && Progress::stderr_is_terminal());
+    Progress progress(book.total(), book.resumed(), o.progress);
     UnitCounter counter(engine, table);
     BatchSizer sizer(o.batch_units, engine.backend(), o.threads);
     const std::vector<uint32_t> todo = book.todo();

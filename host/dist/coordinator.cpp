@@ -8,7 +8,7 @@
 
 #include "deep/count_math.hpp"
 #include "deep/host_table.hpp"
-#include "deep/progress.hpp"
+#include "progress.hpp"
 #include "deep/unit_book.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dispatcher.hpp"
