@@ -4,12 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
+#include "cli.hpp"
 #include "line_reader.hpp"
 #include "progress.hpp"
-#include "cli.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -20,6 +21,8 @@ struct AnalyzeCommandOptions {
     std::string fen, file, moves;
     bool json = false;
     bool no_search = false;
+    bool quick = false;
+    std::string side = "both";
     uint64_t budget = analysis::MateBudget{}.max_nodes;
     int threads = 0;
     Backend backend = Backend::Auto;
@@ -30,7 +33,11 @@ struct AnalyzeCommandOptions {
 // still refused without a device).
 analysis::AnalyzeOptions analyze_options(const AnalyzeCommandOptions& o, bool batch) {
     analysis::AnalyzeOptions a;
-    a.search = !o.no_search;
+    a.mode = o.no_search ? analysis::SearchMode::NoSearch
+             : o.quick   ? analysis::SearchMode::Quick
+                         : analysis::SearchMode::Full;
+    a.side[chess::WHITE] = o.side != "black";
+    a.side[chess::BLACK] = o.side != "white";
     a.budget.max_nodes = o.budget;
     const Backend b = batch || o.backend == Backend::Gpu ? resolve_backend(o.backend) : Backend::Cpu;
     a.gpu = batch && b == Backend::Gpu;
@@ -79,28 +86,58 @@ size_t count_positions(const std::string& file) {
     return n;
 }
 
+// What a line of a position file says besides its position: the EPD `id`
+// operation, and the rest of the line (other operations, or a ';' comment).
+void set_origin(analysis::PositionReport& r, const std::string& rest_of_line, size_t line_no) {
+    r.line = line_no;
+    std::string rest = rest_of_line;
+    static const std::regex id_op(R"re((^|;)\s*id\s+"([^"]*)"\s*(;|$))re");
+    std::smatch m;
+    if (std::regex_search(rest, m, id_op)) {
+        r.id = m[2];
+        rest = m.prefix().str() + ";" + m.suffix().str();
+    }
+    const size_t a = rest.find_first_not_of(" \t;"), b = rest.find_last_not_of(" \t;");
+    r.comment = a == std::string::npos ? "" : rest.substr(a, b - a + 1);
+}
+
+// analyze --file: a file (or '-', standard input) read in chunks analysed in
+// parallel; standard input one line at a time, each answer written and
+// flushed as soon as its line is done, so that analyze serves as a
+// co-process.
 int analyze_file(const AnalyzeCommandOptions& o) {
-    std::ifstream in(o.file);
-    if (!in) throw std::invalid_argument("cannot open " + o.file);
+    const bool streaming = o.file == "-";
+    std::ifstream file;
+    if (!streaming) {
+        file.open(o.file);
+        if (!file) throw std::invalid_argument("cannot open " + o.file);
+    }
+    std::istream& in = streaming ? std::cin : file;
+    const std::string name = streaming ? "stdin" : o.file;
+    const size_t chunk = streaming ? 1 : CHUNK_LINES;
     const analysis::AnalyzeOptions a = analyze_options(o, true);
     size_t line_no = 0, malformed = 0;
     std::string first_malformed;
-    Progress bar(count_positions(o.file), 0, true, -1, "positions");  // cleared for each chunk of reports written
+    // Cleared for each chunk of reports written.
+    Progress bar(streaming ? 0 : count_positions(o.file), 0, true, -1, "positions");
     for (bool more = true; more;) {
-        std::vector<std::string> fens;
+        std::vector<std::string> fens, rests;
         std::vector<size_t> lines;
         std::string line;
-        while (fens.size() < CHUNK_LINES && (more = read_bounded_line(in, line, line_no + 1, o.file))) {
+        while (fens.size() < chunk && (more = read_bounded_line(in, line, line_no + 1, name))) {
             ++line_no;
             if (!line.empty() && line.back() == '\r') line.pop_back();
             const size_t start = line.find_first_not_of(" \t");
             if (start == std::string::npos || line[start] == '#') continue;
-            fens.push_back(analysis::fen_part_of_line(line.substr(start)));
+            auto [fen, rest] = analysis::split_position_line(line.substr(start));
+            fens.push_back(std::move(fen));
+            rests.push_back(std::move(rest));
             lines.push_back(line_no);
         }
-        const auto reports = analysis::analyze_batch(fens, a, o.threads, &bar);
+        auto reports = analysis::analyze_batch(fens, a, o.threads, &bar);
         bar.finish();
         for (size_t i = 0; i < reports.size(); ++i) {
+            set_origin(reports[i], rests[i], lines[i]);
             if (!reports[i].parsed && malformed++ == 0)
                 first_malformed = "line " + std::to_string(lines[i]) + ": " + reports[i].problems.front();
             write(reports[i], o.json);
@@ -110,7 +147,7 @@ int analyze_file(const AnalyzeCommandOptions& o) {
     bar.finish();
     std::cout.flush();
     if (malformed) {
-        error(o.file + ": " + std::to_string(malformed) + " line(s) are not FEN; the first is " + first_malformed);
+        error(name + ": " + std::to_string(malformed) + " line(s) are not FEN; the first is " + first_malformed);
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
@@ -124,15 +161,28 @@ Command setup_analyze(CLI::App& app) {
         "analyze", "Legality, check/mate/stalemate, insufficient material and mating chances of positions");
     auto* fen = sub->add_option("--fen", o->fen, "The position (it may be illegal: the analysis says why)")
                     ->transform(startpos_alias());
-    auto* file = sub->add_option("--file", o->file, "A file with one FEN or EPD per line ('#' comments)")
-                     ->check(CLI::ExistingFile);
+    auto* file = sub->add_option("--file", o->file,
+                                 "A file with one FEN or EPD per line ('#' comments); '-': standard input, each "
+                                 "answer written as soon as its line is read")
+                     ->check(CLI::ExistingFile | CLI::IsMember({"-"}));
     fen->excludes(file);
     sub->add_option("--moves", o->moves, "UCI moves played from --fen: the report adds repetition and move-count rules")
         ->needs(fen);
     sub->add_flag("--json", o->json, "Write one JSON object per position (JSON Lines)");
-    sub->add_option("--budget", o->budget, "Search nodes per side for the helpmate search")
+    sub->add_option("--budget", o->budget,
+                    "Search nodes per side for the full search (default: " + std::to_string(o->budget) + ")")
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
-    sub->add_flag("--no-search", o->no_search, "Skip the helpmate search (sides it would decide stay unknown)");
+    auto* no_search = sub->add_flag("--no-search", o->no_search,
+                                    "Skip the searches and the reach analysis (sides the board and material leave "
+                                    "open stay unknown)");
+    sub->add_flag("--quick", o->quick,
+                  "Only the reach analysis and a short helpmate search (2000 nodes a side) for the open sides: "
+                  "fast, sound, less complete")
+        ->excludes(no_search);
+    sub->add_option("--side", o->side,
+                    "The side whose mating chances are asked (FIDE 6.9: can the side with time left still mate?): "
+                    "white, black or both (default); the other is not searched")
+        ->check(CLI::IsMember({"white", "black", "both"}));
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend)
         ->description("With --file: where the move counts and check tests run (cpu, gpu, or auto: the GPU when a CUDA device is usable)");

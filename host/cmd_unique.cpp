@@ -54,7 +54,7 @@ enum Class { MATE, STALEMATE, DEAD, OTHER, DEAD_UNKNOWN };
 std::vector<Class> classify_final(const frontier::Frontier& f, bool search, int threads) {
     std::vector<Class> out(f.positions.size());
     analysis::AnalyzeOptions o;
-    o.search = search;
+    o.mode = search ? analysis::SearchMode::Full : analysis::SearchMode::NoSearch;
     const chess::Attacks at = chess::host_attacks();
     parallel_for(out.size(), threads, [&](size_t i) {
         analysis::PositionReport r;

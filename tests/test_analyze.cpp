@@ -1,9 +1,13 @@
 // The position analyzer: lenient FEN reading, legality problems, insufficient
-// material, the quick mating-chance verdicts, repetition rules and the
-// `analyze` command line.
+// material, the quick mating-chance verdicts, the quick mode, repetition
+// rules and the `analyze` command line (--side, streaming from stdin).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "analysis/legality.hpp"
 #include "analysis/repetition.hpp"
@@ -168,7 +172,7 @@ TEST(QuickVerdicts, AreSoundOnTheChaPositions) {
     }
     ASSERT_GT(fens.size(), 3000u);
     AnalyzeOptions quick;
-    quick.search = false;
+    quick.mode = SearchMode::NoSearch;
     const auto reports = analyze_batch(fens, quick, 0);
     int decided = 0;
     for (size_t i = 0; i < fens.size(); ++i) {
@@ -343,4 +347,107 @@ TEST(AnalyzeCli, Refusals) {
     const auto illegal_move = run_gperft("analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --moves a1a3");
     EXPECT_EQ(illegal_move.status, 2);
     EXPECT_NE(illegal_move.err.find("move 'a1a3' is not legal"), std::string::npos) << illegal_move.err;
+}
+
+// --side asks about one side (FIDE 6.9): the other is not searched and says
+// so; what the board decides for it at no cost is still reported.
+TEST(AnalyzeCli, SideAsksAboutOneSideOnly) {
+    const std::string fen = shell_quote("8/8/8/8/8/4k3/8/R3K3 w Q - 0 1");  // Black has only its king
+    const auto black = run_gperft("analyze --json --side black --fen " + fen);
+    ASSERT_EQ(black.status, 0) << black.err;
+    const testjson::Value b = testjson::parse(black.out);
+    EXPECT_EQ(b["white_can_mate"].kind, testjson::Value::Null);
+    EXPECT_EQ(b["white_reason"].text, "not asked (--side)");
+    EXPECT_EQ(b["white_nodes"].text, "0");
+    EXPECT_FALSE(b["black_can_mate"].boolean);
+    EXPECT_EQ(b["dead"].kind, testjson::Value::Null);
+    const auto white = run_gperft("analyze --json --side white --fen " + fen);
+    ASSERT_EQ(white.status, 0) << white.err;
+    const testjson::Value w = testjson::parse(white.out);
+    EXPECT_TRUE(w["white_can_mate"].boolean);
+    EXPECT_FALSE(w["white_helpmate"].text.empty());
+    EXPECT_NE(w["white_nodes"].text, "0");
+    EXPECT_FALSE(w["dead"].boolean);
+    EXPECT_EQ(run_gperft("analyze --side red --fen " + fen).status, 2);
+    EXPECT_EQ(run_gperft("analyze --quick --no-search --fen " + fen).status, 2);
+}
+
+// The quick mode (reach analysis and a short helpmate search) decides many
+// more sides of CHA's test positions than --no-search, and every side it
+// decides agrees with the file's verdict.
+TEST(QuickMode, DecidesFarMoreThanNoSearchAndStaysSound) {
+    std::ifstream in(data_path("dead/chasolver-positions.txt"));
+    std::vector<std::string> verdicts, fens;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        verdicts.push_back(line.substr(0, 2));
+        fens.push_back(line.substr(3));
+    }
+    const auto decided = [&](SearchMode mode) {
+        AnalyzeOptions o;
+        o.mode = mode;
+        const auto reports = analyze_batch(fens, o, 0);
+        int n = 0;
+        for (size_t i = 0; i < fens.size(); ++i) {
+            const bool can_win[2] = {verdicts[i][0] == 'W', verdicts[i][1] == 'B'};
+            for (Color c : {WHITE, BLACK}) {
+                const auto& v = reports[i].can_mate[c];
+                if (!v || v->answer == MateAnswer::Unknown) continue;
+                ++n;
+                EXPECT_EQ(v->answer == MateAnswer::Yes, can_win[c]) << verdicts[i] << " " << fens[i] << ": " << v->reason;
+            }
+        }
+        return n;
+    };
+    const int none = decided(SearchMode::NoSearch), quick = decided(SearchMode::Quick);
+    EXPECT_GT(quick, 3 * none) << "no search " << none << ", quick " << quick << " of " << 2 * fens.size();
+    EXPECT_GE(quick, 5000) << "5,035 of the 6,828 sides when this was written";
+}
+
+// --file - reads standard input and answers each line as soon as it is read
+// (a co-process: the second line is written only once the first answer is
+// out), each row with its line number, the EPD id, the rest of the line, and
+// what the searches cost.
+TEST(AnalyzeCli, StdinIsAnsweredLineByLineWithIdsAndCosts) {
+    const std::string out = "/tmp/gperft_analyze_stream_" + std::to_string(getpid());
+    int to_child[2];
+    ASSERT_EQ(pipe(to_child), 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(to_child[0], 0);
+        close(to_child[1]);
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        execl(GPERFT_BINARY, GPERFT_BINARY, "analyze", "--json", "--file", "-", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(to_child[0]);
+    const auto send = [&](const std::string& line) {
+        ASSERT_EQ(write(to_child[1], line.data(), line.size()), ssize_t(line.size()));
+    };
+    send("8/8/8/8/8/4k3/8/R3K3 w - - bm Ra8; id \"rook.1\"; c0 \"one rook\";\n");
+    wait_for_lines(out, 1);
+    EXPECT_EQ(count_lines(slurp(out)), 1) << "the first answer comes while standard input is still open";
+    send("# a comment line\n7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 ; stalemate here\n");
+    wait_for_lines(out, 2);
+    close(to_child[1]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    std::vector<testjson::Value> rows;
+    std::istringstream lines(slurp(out));
+    for (std::string line; std::getline(lines, line);) rows.push_back(testjson::parse(line));
+    std::remove(out.c_str());
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0]["line"].text, "1");
+    EXPECT_EQ(rows[0]["id"].text, "rook.1");
+    EXPECT_EQ(rows[0]["comment"].text, "bm Ra8; c0 \"one rook\"");
+    EXPECT_TRUE(rows[0]["white_can_mate"].boolean);
+    EXPECT_NE(rows[0]["white_nodes"].text, "0");
+    EXPECT_EQ(rows[0]["seconds"].kind, testjson::Value::Number);
+    EXPECT_EQ(rows[1]["line"].text, "3");
+    EXPECT_FALSE(rows[1].has("id"));
+    EXPECT_EQ(rows[1]["comment"].text, "stalemate here");
+    EXPECT_TRUE(rows[1]["stalemate"].boolean);
+    EXPECT_EQ(rows[1]["black_reason"].text, "the game is over: stalemate");
 }

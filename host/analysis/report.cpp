@@ -1,5 +1,6 @@
 #include "analysis/report.hpp"
 
+#include <chrono>
 #include <sstream>
 
 #include "analysis/legality.hpp"
@@ -122,11 +123,21 @@ void set_facts(PositionReport& r, const Position& p, int moves, bool check) {
 }
 
 void finish_analysis(PositionReport& r, const AnalyzeOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    bool searched = false;
     for (Color c : {WHITE, BLACK}) {
         if (!r.open[c]) continue;
-        r.can_mate[c] = o.search ? can_checkmate(r.position, c, o.budget) : verdict(MateAnswer::Unknown, "not searched");
+        if (!o.side[c])
+            r.can_mate[c] = verdict(MateAnswer::Unknown, "not asked (--side)");
+        else if (o.mode == SearchMode::Full)
+            r.can_mate[c] = can_checkmate(r.position, c, o.budget), searched = true;
+        else if (o.mode == SearchMode::Quick)
+            r.can_mate[c] = can_checkmate_quickly(r.position, c, o.budget), searched = true;
+        else
+            r.can_mate[c] = verdict(MateAnswer::Unknown, "not searched");
         r.open[c] = false;
     }
+    if (searched) r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     set_dead(r);
 }
 
@@ -157,8 +168,9 @@ std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, 
     return reports;
 }
 
-std::string fen_part_of_line(const std::string& line) {
-    std::string head = line.substr(0, line.find(';'));
+std::pair<std::string, std::string> split_position_line(const std::string& line) {
+    const size_t semicolon = line.find(';');
+    std::string head = line.substr(0, semicolon);
     head.erase(head.find_last_not_of(" \t") + 1);  // npos + 1 == 0: all blank
     std::istringstream in(head);
     std::vector<std::string> fields;
@@ -166,12 +178,19 @@ std::string fen_part_of_line(const std::string& line) {
     auto is_number = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
     const bool counters = fields.size() <= 6 && (fields.size() < 5 || is_number(fields[4])) &&
                           (fields.size() < 6 || is_number(fields[5]));
-    if (counters || fields.size() < 4) return head;
-    return fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3];
+    if (counters || fields.size() < 4) return {head, semicolon == std::string::npos ? "" : line.substr(semicolon)};
+    size_t at = 0;  // past the fourth field of the line itself
+    for (int k = 0; k < 4; ++k) at = line.find_first_of(" \t", line.find_first_not_of(" \t", at));
+    return {fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3], line.substr(at)};
 }
+
+std::string fen_part_of_line(const std::string& line) { return split_position_line(line).first; }
 
 std::string report_json(const PositionReport& r) {
     json::Object o;
+    if (r.line) o.raw("line", std::to_string(r.line));
+    if (!r.id.empty()) o.str("id", r.id);
+    if (!r.comment.empty()) o.str("comment", r.comment);
     o.str("fen", r.fen).boolean("legal", r.legal).raw("problems", json_list(r.problems));
     o.raw("check", json_opt(r.check)).raw("checkmate", json_opt(r.checkmate)).raw("stalemate", json_opt(r.stalemate));
     o.raw("moves", json_opt(r.moves)).raw("insufficient_material", json_opt(r.insufficient_material));
@@ -183,8 +202,9 @@ std::string report_json(const PositionReport& r) {
                                                                          : "false");
         if (v && v->answer == MateAnswer::Yes) o.str(side + "_helpmate", uci_line(v->helpmate, r.position.chess960));
         if (v && v->answer != MateAnswer::Yes) o.str(side + "_reason", v->reason);
+        if (v) o.raw(side + "_nodes", std::to_string(v->nodes));
     }
-    o.raw("dead", json_opt(r.dead));
+    o.raw("dead", json_opt(r.dead)).num("seconds", r.seconds);
     if (const auto& rep = r.repetition) {
         o.boolean("threefold_claim", rep->threefold_claim).boolean("fifty_move_claim", rep->fifty_move_claim);
         o.boolean("fivefold", rep->fivefold).boolean("seventy_five_move", rep->seventy_five_move);

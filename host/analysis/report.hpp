@@ -19,9 +19,17 @@ class Progress;
 
 namespace gperft::analysis {
 
+// How far the analysis goes for the sides the board and material leave open.
+enum class SearchMode {
+    Full,      // reach analysis, then the helpmate and exhaustive searches within the budget
+    Quick,     // reach analysis and a short helpmate search only (can_checkmate_quickly)
+    NoSearch,  // neither: those sides stay unknown
+};
+
 struct AnalyzeOptions {
-    bool search = true;  // run the helpmate search for sides the quick tests leave open
-    bool gpu = false;    // batch: move counts and check on the GPU (throws when no device is usable)
+    SearchMode mode = SearchMode::Full;
+    bool side[2] = {true, true};  // the sides asked about (--side): the other is not searched
+    bool gpu = false;  // batch: move counts and check on the GPU (throws when no device is usable)
     MateBudget budget;
 };
 
@@ -38,6 +46,12 @@ struct PositionReport {
     std::optional<MateVerdict> can_mate[2];     // by colour; empty until decided or searched
     std::optional<bool> dead;                   // both No: true; either Yes: false
     std::optional<RepetitionReport> repetition;
+    double seconds = 0;  // spent on the searches (finish_analysis)
+
+    // Where the position came from, for the JSON of a file: its line, the
+    // EPD `id` operation, and the rest of the line after its position.
+    size_t line = 0;
+    std::string id, comment;
 
     bool movegen = false;         // move generation is defined: one king each, none of parse_fen's refusals
     chess::Position position{};  // usable when movegen is set
@@ -71,6 +85,9 @@ std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, 
 // The FEN part of a line of a position file: text before any ';', and only
 // the four EPD fields when EPD operations follow them.
 std::string fen_part_of_line(const std::string& line);
+// The same, and the rest of the line: the EPD operations, or the ';' and
+// what follows it.
+std::pair<std::string, std::string> split_position_line(const std::string& line);
 
 // Output: one JSON object (a JSON Lines record), or an indented text block.
 std::string report_json(const PositionReport& r);

@@ -146,6 +146,12 @@ MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& 
 
 }  // namespace
 
+MateVerdict can_checkmate_quickly(const Position& p, Color winner, const MateBudget& budget) {
+    MateVerdict v;
+    decide_quickly(p, winner, budget, v);
+    return v;
+}
+
 MateVerdict can_checkmate(const Position& p, Color winner, const MateBudget& budget) {
     MateVerdict v;
     if (decide_quickly(p, winner, budget, v)) return v;

@@ -32,6 +32,12 @@ struct MateBudget {
 // call from several threads at once (each thread keeps its own tables).
 MateVerdict can_checkmate(const chess::Position& p, chess::Color winner, const MateBudget& budget = {});
 
+// Its cheap stages only: the board, the material, the reach analysis and a
+// short helpmate search (at most 2,000 nodes). Unknown, with the
+// reason "short helpmate search found nothing", where only the full search
+// could say more.
+MateVerdict can_checkmate_quickly(const chess::Position& p, chess::Color winner, const MateBudget& budget = {});
+
 // Both sides' answers for one position.
 struct DeadVerdict {
     MateVerdict white, black;  // can White, can Black checkmate

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Pictures of the recorded results: reads results/*.json, writes PNGs.
+
+    bench/plot.py [--results DIR] [--out DIR]
+
+Each plot comes from one results file and says so in its title, with the
+machine and commit the file names. A file that is not there is skipped with
+a note (exit status 0); a file that is there but does not read as expected
+stops the script (exit status 1), so that a renamed field is noticed.
+Needs matplotlib (Debian: python3-matplotlib).
+"""
+import argparse
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+GPERFT = "#1f6fb4"
+PEER = "#c8553d"
+TABLE = "#3a9d5d"
+
+
+def load(results, name):
+    path = os.path.join(results, name)
+    if not os.path.exists(path):
+        print(f"plot: {name} not found, its plot skipped")
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def machine_of(d):
+    m = d.get("machine", "")
+    if isinstance(m, dict):
+        m = ", ".join(str(m[k]) for k in ("cpu", "cores") if k in m) + (" cores" if "cores" in m else "")
+    return f"{m}; commit {d.get('commit', '?')}"
+
+
+def save(fig, out, name):
+    path = os.path.join(out, name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"plot: wrote {path}")
+
+
+def cpu_nodes_per_second(results, out):
+    """Single-thread nodes/s by position, gperft beside each peer measured."""
+    d = load(results, "cpu_vs_stockfish.json")
+    if d is None:
+        return
+    rows = d["rows"]
+    labels = [f"{r['position']}\nd{r['depth']}" for r in rows]
+    ours = [r["gperft_nps"] / 1e6 for r in rows]
+    peer = [r["stockfish_nps"] / 1e6 for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = range(len(rows))
+    ax.bar([i - 0.2 for i in x], ours, 0.4, label="gperft", color=GPERFT)
+    ax.bar([i + 0.2 for i in x], peer, 0.4, label=d["peer"].split(" by ")[0], color=PEER)
+    for i, r in enumerate(rows):
+        ax.annotate(f"{r['ratio']:.2f}x", (i, max(ours[i], peer[i])), ha="center", va="bottom", fontsize=9)
+    ax.set_xticks(list(x), labels)
+    ax.set_ylabel("million nodes per second (one thread)")
+    method = d["method"].replace("best of repeat", f"best of {d.get('repeat', '?')}")
+    ax.set_title(f"CPU perft, one thread ({method})\n{machine_of(d)}", fontsize=10)
+    ax.legend()
+    save(fig, out, "cpu_nodes_per_second.png")
+
+
+def cpu_scaling(results, out):
+    """Threads (speed-up over one thread) and depth (time without and with the table)."""
+    d = load(results, "cpu_scaling.json")
+    if d is None:
+        return
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    threads = [r["threads"] for r in d["threads"]]
+    one = d["threads"][0]["wall_s"]
+    left.plot(threads, [one / r["wall_s"] for r in d["threads"]], "o-", color=GPERFT, label="gperft")
+    left.plot(threads, threads, "--", color="grey", label="linear")
+    left.set_xticks(threads)
+    left.set_xlabel("threads")
+    left.set_ylabel("speed-up over one thread")
+    left.set_title("start position perft 7, no table", fontsize=10)
+    left.legend()
+    depths = [r["depth"] for r in d["depths"]]
+    right.semilogy(depths, [r["plain_wall_s"] for r in d["depths"]], "o-", color=GPERFT, label="no table")
+    right.semilogy(depths, [r["table_wall_s"] for r in d["depths"]], "s-", color=TABLE, label="transposition table")
+    right.set_xticks(depths)
+    right.set_xlabel("depth")
+    right.set_ylabel("wall seconds (whole process)")
+    right.set_title("start position perft by depth, all threads", fontsize=10)
+    right.legend()
+    fig.suptitle(f"CPU scaling ({d['method']}); {machine_of(d)}", fontsize=10)
+    save(fig, out, "cpu_scaling.png")
+
+
+def dead_positions(results, out):
+    """The dead-position solver's verdicts on CHA's test positions, and its time per position."""
+    d = load(results, "dead_positions.json")
+    if d is None:
+        return
+    a = d["accuracy"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    groups = ["dead positions", "winnable sides"]
+    found = [a["dead_found"], a["winnable_found"]]
+    missed = [a["dead"] - a["dead_found"], a["winnable_sides"] - a["winnable_found"]]
+    left.bar(groups, found, color=GPERFT, label="proved")
+    left.bar(groups, missed, bottom=found, color="lightgrey", label="left unknown")
+    for i in range(2):
+        total = found[i] + missed[i]
+        left.annotate(f"{100 * found[i] / total:.1f}% of {total}", (i, total), ha="center", va="bottom", fontsize=9)
+    left.set_ylabel("count")
+    left.set_title(f"verdicts on {d['positions']} CHA test positions: {a['unsound']} unsound", fontsize=10)
+    left.legend(loc="center right")
+    run = next(r for r in d["runs"] if "microseconds_per_position" in r)
+    pct = run["microseconds_per_position"]
+    keys = ["median", "p90", "p99", "max"]
+    right.bar(keys, [pct[k] / 1e3 for k in keys], color=GPERFT)
+    right.set_yscale("log")
+    right.set_ylabel("milliseconds per position")
+    right.set_title(f"time per position ({run['mode']},\n{d['node_budget_per_side']:,} search nodes a side)", fontsize=10)
+    fig.suptitle(f"dead positions (FIDE 5.2b); {machine_of(d)}", fontsize=10)
+    save(fig, out, "dead_positions.png")
+
+
+def unique_plies(results, out):
+    """Distinct positions per ply from the start position, beside all paths (perft)."""
+    d = load(results, "research/start_position_plies.json")
+    if d is None:
+        return
+    plies = d["plies"]
+    x = [p["ply"] for p in plies]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    value = lambda v: int(v["value"] if isinstance(v, dict) else v)  # noqa: E731
+    ax.semilogy(x, [value(p["paths"]) for p in plies], "o-", color=PEER, label="move paths (perft)")
+    ax.semilogy(x, [value(p["distinct"]) for p in plies], "s-", color=GPERFT, label="distinct positions (A083276)")
+    ax.set_xlabel("ply")
+    ax.set_ylabel("count")
+    ax.set_xticks(x)
+    ax.set_title(f"from the start position (gperft unique); commit {d.get('commit', '?')}", fontsize=10)
+    ax.legend()
+    save(fig, out, "unique_plies.png")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--results", default=os.path.join(here, "..", "results"), help="where the JSON files are")
+    p.add_argument("--out", default=None, help="where the PNGs go (default: the results folder)")
+    args = p.parse_args()
+    out = args.out or args.results
+    os.makedirs(out, exist_ok=True)
+    try:
+        for plot in (cpu_nodes_per_second, cpu_scaling, dead_positions, unique_plies):
+            plot(args.results, out)
+    except (KeyError, TypeError, ValueError, StopIteration) as e:
+        print(f"plot: a results file does not read as expected ({type(e).__name__}: {e})", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
