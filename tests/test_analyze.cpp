@@ -33,6 +33,44 @@ std::string joined(const std::vector<std::string>& v) {
     return out;
 }
 
+// CHA's test positions with their verdicts (WB, W-, -B, --).
+struct ChaPositions {
+    std::vector<std::string> verdicts, fens;
+};
+ChaPositions cha_positions() {
+    std::ifstream in(data_path("dead/chasolver-positions.txt"));
+    ChaPositions cha;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        cha.verdicts.push_back(line.substr(0, 2));
+        cha.fens.push_back(line.substr(3));
+    }
+    return cha;
+}
+
+// How many sides the reports decide; each must agree with the file, and
+// so must insufficient material and every dead verdict.
+int decided_soundly(const ChaPositions& cha, const std::vector<PositionReport>& reports) {
+    int decided = 0;
+    for (size_t i = 0; i < cha.fens.size(); ++i) {
+        const std::string& verdict = cha.verdicts[i];
+        const bool can_win[2] = {verdict[0] == 'W', verdict[1] == 'B'};
+        for (Color c : {WHITE, BLACK}) {
+            const auto& v = reports[i].can_mate[c];
+            if (!v || v->answer == MateAnswer::Unknown) continue;
+            ++decided;
+            EXPECT_EQ(v->answer == MateAnswer::Yes, can_win[c]) << verdict << " " << cha.fens[i] << ": " << v->reason;
+        }
+        if (reports[i].insufficient_material.value_or(false)) {
+            EXPECT_EQ(verdict, "--") << cha.fens[i];
+        }
+        if (reports[i].dead) {
+            EXPECT_EQ(*reports[i].dead, verdict == "--") << cha.fens[i];
+        }
+    }
+    return decided;
+}
+
 }  // namespace
 
 TEST(ReadFen, AgreesWithParseFen) {
@@ -163,36 +201,12 @@ TEST(InsufficientMaterial, FollowsTheDeadMaterialRule) {
 // tests say cannot mate must be one CHA says cannot win, and likewise for
 // insufficient material and dead positions.
 TEST(QuickVerdicts, AreSoundOnTheChaPositions) {
-    std::ifstream in(data_path("dead/chasolver-positions.txt"));
-    std::vector<std::string> verdicts, fens;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] == '#') continue;
-        verdicts.push_back(line.substr(0, 2));
-        fens.push_back(line.substr(3));
-    }
-    ASSERT_GT(fens.size(), 3000u);
+    const ChaPositions cha = cha_positions();
+    ASSERT_GT(cha.fens.size(), 3000u);
     AnalyzeOptions quick;
     quick.mode = SearchMode::NoSearch;
-    const auto reports = analyze_batch(fens, quick, 0);
-    int decided = 0;
-    for (size_t i = 0; i < fens.size(); ++i) {
-        const bool can_win[2] = {verdicts[i][0] == 'W', verdicts[i][1] == 'B'};
-        for (Color c : {WHITE, BLACK}) {
-            const auto& v = reports[i].can_mate[c];
-            if (!v || v->answer == MateAnswer::Unknown) continue;
-            ++decided;
-            EXPECT_EQ(v->answer == MateAnswer::Yes, can_win[c]) << verdicts[i] << " " << fens[i] << ": " << v->reason;
-        }
-        if (reports[i].insufficient_material.value_or(false)) {
-            EXPECT_EQ(verdicts[i], "--") << fens[i];
-        }
-        if (reports[i].dead) {
-            EXPECT_EQ(*reports[i].dead, verdicts[i] == "--") << fens[i];
-        }
-    }
-    EXPECT_GT(decided, 500);
+    EXPECT_GT(decided_soundly(cha, analyze_batch(cha.fens, quick, 0)), 500);
 }
-
 // The batch's GPU form takes move counts and check from
 // frontier::position_facts_gpu; the same Thrust source on the host must give
 // reports identical to the CPU path's, on legal and illegal positions alike.
@@ -376,31 +390,14 @@ TEST(AnalyzeCli, SideAsksAboutOneSideOnly) {
 // more sides of CHA's test positions than --no-search, and every side it
 // decides agrees with the file's verdict.
 TEST(QuickMode, DecidesFarMoreThanNoSearchAndStaysSound) {
-    std::ifstream in(data_path("dead/chasolver-positions.txt"));
-    std::vector<std::string> verdicts, fens;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] == '#') continue;
-        verdicts.push_back(line.substr(0, 2));
-        fens.push_back(line.substr(3));
-    }
+    const ChaPositions cha = cha_positions();
     const auto decided = [&](SearchMode mode) {
         AnalyzeOptions o;
         o.mode = mode;
-        const auto reports = analyze_batch(fens, o, 0);
-        int n = 0;
-        for (size_t i = 0; i < fens.size(); ++i) {
-            const bool can_win[2] = {verdicts[i][0] == 'W', verdicts[i][1] == 'B'};
-            for (Color c : {WHITE, BLACK}) {
-                const auto& v = reports[i].can_mate[c];
-                if (!v || v->answer == MateAnswer::Unknown) continue;
-                ++n;
-                EXPECT_EQ(v->answer == MateAnswer::Yes, can_win[c]) << verdicts[i] << " " << fens[i] << ": " << v->reason;
-            }
-        }
-        return n;
+        return decided_soundly(cha, analyze_batch(cha.fens, o, 0));
     };
     const int none = decided(SearchMode::NoSearch), quick = decided(SearchMode::Quick);
-    EXPECT_GT(quick, 3 * none) << "no search " << none << ", quick " << quick << " of " << 2 * fens.size();
+    EXPECT_GT(quick, 3 * none) << "no search " << none << ", quick " << quick << " of " << 2 * cha.fens.size();
     EXPECT_GE(quick, 5000) << "5,035 of the 6,828 sides when this was written";
 }
 

@@ -236,7 +236,7 @@ TEST(Progress, LogLinesOnlyWhenAskedFor) {
               0);
     const std::pair<std::string, std::string> runs[] = {
         {"perft --depth 6 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
-        {"perft --stats --depth 6 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
+        {"perft --stats --depth 5 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
         {"verify -n 1000000 --depth 3 --threads 1 --progress 0.3", "/1000000 samples  "},
         {"suite " + shell_quote(data + "/perft/perftsuite.epd") + " --max-depth 5 --threads 1 --progress 0.3", "/126 positions  "},
         {"analyze --threads 1 --progress 0.3 --file " + hard, "/3414 positions  "},
