@@ -15,7 +15,7 @@ constexpr int BAR_WIDTH = 20;
 constexpr auto MIN_REDRAW = std::chrono::milliseconds(250);
 constexpr auto FIRST_DRAW = std::chrono::seconds(1);  // a shorter run draws nothing
 
-std::atomic<double> log_seconds{0};
+std::atomic<double> log_seconds_setting{0};
 
 }  // namespace
 
@@ -57,13 +57,15 @@ std::string progress_line(size_t done, size_t total, double rate, double eta_sec
 Progress::Progress(size_t total, size_t resumed, bool wanted, double line_seconds, const char* what)
     : total_(total), resumed_(resumed), what_(what), done_(resumed) {
     const bool terminal = stderr_is_terminal();
-    line_seconds_ = line_seconds >= 0 ? line_seconds : terminal ? 0 : log_seconds.load();
+    line_seconds_ = line_seconds >= 0 ? line_seconds : terminal ? 0 : log_seconds_setting.load();
     enabled_ = wanted && (line_seconds_ > 0 || terminal);
 }
 
 bool Progress::stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 
-void Progress::set_log_seconds(double seconds) { log_seconds = seconds; }
+void Progress::set_log_seconds(double seconds) { log_seconds_setting = seconds; }
+
+double Progress::log_seconds() { return log_seconds_setting.load(); }
 
 void Progress::update(size_t done, chess::u128 nodes) {
     if (!enabled_) return;

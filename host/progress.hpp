@@ -50,6 +50,7 @@ class Progress {
     // `--progress N`: whole lines every N seconds where stderr is no
     // terminal (0: none, the default).
     static void set_log_seconds(double seconds);
+    static double log_seconds();
     size_t total() const { return total_; }
     bool active() const { return enabled_; }
 

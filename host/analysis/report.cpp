@@ -216,8 +216,9 @@ std::string report_json(const PositionReport& r) {
 
 std::string report_text(const PositionReport& r) {
     std::ostringstream out;
-    out << r.fen << "\n";
-    out << "  legal: " << (r.legal ? "yes" : "no") << "\n";
+    out << r.fen;
+    if (r.line) out << "  (line " << r.line << (r.id.empty() ? "" : ", id " + r.id) << ")";
+    out << "\n  legal: " << (r.legal ? "yes" : "no") << "\n";
     for (const std::string& p : r.problems) out << "  problem: " << p << "\n";
     if (r.moves)
         out << "  check: " << yes_no(r.check) << ", checkmate: " << yes_no(r.checkmate)

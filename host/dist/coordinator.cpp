@@ -228,9 +228,12 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     UnitCounter counter(*job->engine, table);
     Dispatcher dispatcher(largest_first(job->units, job->book->todo(), remaining), s.size(), o.batch_units);
     // Launchers forward stderr through a pipe: a line a minute for the log
-    // then, the bar only where rank 0 has the terminal itself.
+    // then (or every --progress seconds), the bar only where rank 0 has the
+    // terminal itself.
     const bool terminal = Progress::stderr_is_terminal();
-    Progress progress(job->book->total(), job->book->resumed(), o.progress, terminal ? 0 : PROGRESS_LINE_SECONDS);
+    const double asked = Progress::log_seconds();
+    Progress progress(job->book->total(), job->book->resumed(), o.progress,
+                      terminal ? 0 : asked > 0 ? asked : PROGRESS_LINE_SECONDS);
     std::string backend;
     std::vector<std::string> devices;
     try {
