@@ -1,7 +1,6 @@
 // gperft analyze: legality, check/mate/stalemate, insufficient material,
 // mating chances and dead positions for one FEN or a file of them, with
 // repetition and move-count rules when a move history is given.
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <regex>
@@ -66,26 +65,6 @@ int analyze_one(const AnalyzeCommandOptions& o) {
     return EXIT_OK;
 }
 
-// The lines of a position file that hold a position (not blank, not '#'),
-// for the progress line's total: 0 (unknown) for what is not a regular file
-// or has a line the reader will refuse.
-size_t count_positions(const std::string& file) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) return 0;
-    std::ifstream in(file);
-    size_t n = 0;
-    try {
-        std::string line;
-        for (size_t k = 1; read_bounded_line(in, line, k, file); ++k) {
-            const size_t start = line.find_first_not_of(" \t\r");
-            n += start != std::string::npos && line[start] != '#';
-        }
-    } catch (const std::invalid_argument&) {
-        return 0;  // the analysis itself names the line
-    }
-    return n;
-}
-
 // What a line of a position file says besides its position: the EPD `id`
 // operation, and the rest of the line (other operations, or a ';' comment).
 void set_origin(analysis::PositionReport& r, const std::string& rest_of_line, size_t line_no) {
@@ -119,7 +98,7 @@ int analyze_file(const AnalyzeCommandOptions& o) {
     size_t line_no = 0, malformed = 0;
     std::string first_malformed;
     // Cleared for each chunk of reports written.
-    Progress bar(streaming ? 0 : count_positions(o.file), 0, true, -1, "positions");
+    Progress bar(streaming ? 0 : count_position_lines(o.file), 0, true, -1, "positions");
     for (bool more = true; more;) {
         std::vector<std::string> fens, rests;
         std::vector<size_t> lines;

@@ -157,6 +157,8 @@ int run_perft_file(const PerftOptions& o) {
     const Backend backend = resolve_backend(o.deep.backend);
     int bad = 0;
     std::string line;
+    // Cleared before each line of output.
+    Progress bar(o.file == "-" ? 0 : count_position_lines(o.file), 0, !o.quiet, -1, "positions");
     for (size_t n = 1; read_bounded_line(in, line, n, name); ++n) {
         const std::string fen = fen_of_line(line);
         if (fen.empty() || fen[0] == '#') continue;
@@ -164,12 +166,14 @@ int run_perft_file(const PerftOptions& o) {
         try {
             root = position_from(fen, "", o.chess960);
         } catch (const chess::FenError& e) {
+            bar.finish();
             error(name + " line " + std::to_string(n) + ": " + e.what());
             ++bad;
             continue;
         }
         std::vector<chess::u128> counts;
         for (int d = 1; d <= o.depth; ++d) counts.push_back(run_perft(root, d, backend, o.deep.threads).nodes);
+        bar.finish();
         if (o.epd) {
             const std::string full = chess::to_fen(root, o.notation);
             std::string out = full.substr(0, full.rfind(' ', full.rfind(' ') - 1));  // the four EPD fields
@@ -185,7 +189,11 @@ int run_perft_file(const PerftOptions& o) {
             std::cout << row.text() << "\n";
         }
         std::cout.flush();
+        chess::u128 nodes = 0;
+        for (const chess::u128& c : counts) nodes += c;
+        bar.advance(1, nodes);
     }
+    bar.finish();
     if (bad) {
         error(name + ": " + std::to_string(bad) + " line(s) are not positions (see above); the others were counted");
         return EXIT_BAD_INPUT;

@@ -220,8 +220,8 @@ TEST(Progress, APlainPerftDrawsItsBarWithRateAndEtaOnATerminal) {
 }
 
 // Without a terminal nothing is drawn, unless --progress N asks for log
-// lines: then whole lines, from perft, --stats, verify, suite and analyze
-// alike (each run stopped after 1.2 s).
+// lines: then whole lines, from perft, --stats, verify, perft --file, suite
+// and analyze alike (each run stopped after 1.2 s).
 TEST(Progress, LogLinesOnlyWhenAskedFor) {
     const auto logged = [](const std::string& args) {
         return run_shell("timeout -s KILL 1.2 " + std::string(GPERFT_BINARY) + " " + args).err;
@@ -238,6 +238,8 @@ TEST(Progress, LogLinesOnlyWhenAskedFor) {
         {"perft --depth 6 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
         {"perft --stats --depth 5 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
         {"verify -n 1000000 --depth 3 --threads 1 --progress 0.3", "/1000000 samples  "},
+        {"perft --file " + shell_quote(data + "/perft/perftsuite.epd") + " --depth 5 --threads 1 --progress 0.3",
+         "/126 positions  "},
         {"suite " + shell_quote(data + "/perft/perftsuite.epd") + " --max-depth 5 --threads 1 --progress 0.3", "/126 positions  "},
         {"analyze --threads 1 --progress 0.3 --file " + hard, "/3414 positions  "},
     };
