@@ -8,7 +8,6 @@
 
 #include "frontier_impl.cuh"
 #include "gpu_perft.hpp"
-#include "host_pipeline.hpp"
 
 namespace gperft::frontier {
 
@@ -46,8 +45,7 @@ void check(cudaError_t e, const char* what) {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
-    if (gpu::host::stand_in::active()) return detail::make_stand_in_engine(o);
+std::unique_ptr<Engine> detail::make_device_engine(const Options& o) {
     const gpu::Status s = gpu::status();
     if (!s.available) throw std::runtime_error(s.message);
     size_t free_bytes = 0, total_bytes = 0;
@@ -56,8 +54,7 @@ std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
     return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks(), free_bytes);
 }
 
-std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
-    if (gpu::host::stand_in::active()) return position_facts_host(positions);
+std::vector<PositionFacts> detail::position_facts_device(const std::vector<chess::Position>& positions) {
     return detail::position_facts<CudaSystem>(positions, gpu::device_attacks());
 }
 

@@ -76,21 +76,24 @@ uint64_t detail::gpu_frontier_budget(const Options& o, size_t free_bytes) {
     return budget;
 }
 
-std::unique_ptr<Engine> detail::make_stand_in_engine(const Options& o) {
+// The host pipeline standing in for the device (GPERFT_HOST_GPU) takes the
+// GPU engine's budget and capacity of a pretend device.
+std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
+    if (!gpu::host::stand_in::active()) return detail::make_device_engine(o);
     constexpr uint64_t FREE = gpu::host::stand_in::STAND_IN_BYTES;
     Options host = o;
-    host.budget_bytes = gpu_frontier_budget(o, FREE);
+    host.budget_bytes = detail::gpu_frontier_budget(o, FREE);
     return host_pipeline(host, FREE);
+}
+
+std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
+    return gpu::host::stand_in::active() ? position_facts_host(positions) : detail::position_facts_device(positions);
 }
 
 #ifndef GPERFT_FRONTIER_CUDA
 constexpr const char* NO_CUDA = "this gperft was built without CUDA (nvcc was not found at configure time)";
-std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
-    if (gpu::host::stand_in::active()) return detail::make_stand_in_engine(o);
-    throw std::runtime_error(NO_CUDA);
-}
-std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
-    if (gpu::host::stand_in::active()) return position_facts_host(positions);
+std::unique_ptr<Engine> detail::make_device_engine(const Options&) { throw std::runtime_error(NO_CUDA); }
+std::vector<PositionFacts> detail::position_facts_device(const std::vector<chess::Position>&) {
     throw std::runtime_error(NO_CUDA);
 }
 #endif

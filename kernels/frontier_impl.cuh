@@ -392,11 +392,13 @@ class Pipeline : public Engine {
 // (--memory), else --device-memory, else half the free device memory. The
 // frontiers themselves come on top, so a budget above half the free memory
 // is refused (std::invalid_argument) before the first ply rather than met by
-// an allocation failure. Defined in frontier_host.cpp, like:
+// an allocation failure. Defined in frontier_host.cpp.
 uint64_t gpu_frontier_budget(const Options& o, size_t free_bytes);
 
-// the GPU engine while the host pipeline stands in for the device
-// (GPERFT_HOST_GPU), with the budget of a pretend device.
-std::unique_ptr<Engine> make_stand_in_engine(const Options& o);
+// The CUDA device behind make_gpu_engine and position_facts_gpu (which
+// frontier_host.cpp defines, choosing between it and the host pipeline
+// standing in for it): frontier.cu, or stubs without CUDA.
+std::unique_ptr<Engine> make_device_engine(const Options& o);
+std::vector<PositionFacts> position_facts_device(const std::vector<chess::Position>& positions);
 
 }  // namespace gperft::frontier::detail

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "device_exec.cuh"
 #include "device_memory.hpp"
@@ -73,14 +74,10 @@ class Device {
     // device_memory.hpp), reused when the requests are those of last time,
     // and the keys of o.zobrist_seed.
     void configure(const Options& o) {
-        if (o.table_bytes < AUTO_TABLES)
-            throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
-        const std::size_t limit = device_memory_limit();
-        const bool new_keys = memory_.prepare(o.arena_bytes, o.table_bytes, limit, o.zobrist_seed, [&] {
+        const bool new_keys = prepare_for(memory_, o, [] {
             std::size_t free = 0, total = 0;
             cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-            const long long tables = o.table_bytes == AUTO_TABLES ? -1 : o.table_bytes;
-            return plan_device_memory(free, total, limit, tables, o.arena_bytes, AUTO_TABLE_SHARE);
+            return std::pair{free, total};
         });
         if (new_keys) {
             const auto host = chess::build_zobrist_data(o.zobrist_seed);

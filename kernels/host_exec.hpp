@@ -76,19 +76,14 @@ class HostExec {
                       uint64_t seed = chess::DEFAULT_ZOBRIST_SEED)
         : stage_moves_(STAGE_CAPACITY), stage_owner_(STAGE_CAPACITY), keys_(chess::build_zobrist_data(seed)) {
         memory_.allocate(DeviceMemoryPlan{table_bytes, arena_bytes}, arena_bytes);
-        arena_ = StackArena(memory_.arena(), memory_.arena_bytes());
-        tables_ = layout_tables(memory_.tables(), memory_.table_bytes());
-        table_bytes_ = memory_.table_bytes();
+        use(memory_);
     }
     // A view of memory held elsewhere (the stand-in's, kept between calls as
     // the device keeps its own), with the keys of `seed`.
     HostExec(const PipelineMemory<HostAllocator>& memory, uint64_t seed)
-        : arena_(memory.arena(), memory.arena_bytes()),
-          stage_moves_(STAGE_CAPACITY),
-          stage_owner_(STAGE_CAPACITY),
-          keys_(chess::build_zobrist_data(seed)),
-          tables_(layout_tables(memory.tables(), memory.table_bytes())),
-          table_bytes_(memory.table_bytes()) {}
+        : stage_moves_(STAGE_CAPACITY), stage_owner_(STAGE_CAPACITY), keys_(chess::build_zobrist_data(seed)) {
+        use(memory);
+    }
 
     StackArena& arena() { return arena_; }
     Attacks tables() const { return chess::host_attacks(); }
@@ -185,6 +180,13 @@ class HostExec {
     }
 
    private:
+    // The arena and the tables of `m`.
+    void use(const PipelineMemory<HostAllocator>& m) {
+        arena_ = StackArena(m.arena(), m.arena_bytes());
+        tables_ = layout_tables(m.tables(), m.table_bytes());
+        table_bytes_ = m.table_bytes();
+    }
+
     PipelineMemory<HostAllocator> memory_;  // empty in a view
     StackArena arena_;
     std::vector<uint16_t> stage_moves_;

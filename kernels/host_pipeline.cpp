@@ -4,6 +4,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "host_exec.hpp"
 #include "level_pipeline.hpp"
@@ -14,8 +15,7 @@ namespace {
 
 HostExec make_exec(const Options& options) {
     constexpr std::size_t DEFAULT_ARENA = std::size_t(256) << 20;
-    if (options.table_bytes < AUTO_TABLES)
-        throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(options.table_bytes));
+    check_table_request(options);
     const long long tables = options.table_bytes == AUTO_TABLES ? HOST_AUTO_TABLE_BYTES : options.table_bytes;
     return HostExec(options.arena_bytes ? options.arena_bytes : DEFAULT_ARENA, std::size_t(tables), options.zobrist_seed);
 }
@@ -66,8 +66,6 @@ constexpr std::size_t PLANTED_ARENA_BYTES = 1024;
 // a time; a call without tables gives the memory back as it ends.
 template <class F>
 auto run(const Options& o, F&& f) {
-    if (o.table_bytes < AUTO_TABLES)
-        throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
     Memory& m = memory();
     std::lock_guard<std::mutex> lock(m.mutex);
     struct EndCall {
@@ -76,11 +74,7 @@ auto run(const Options& o, F&& f) {
     } end_call{m.memory};
     const std::string fault = planted_fault();
     m.memory.allocator().refuse = fault == "allocation";
-    const std::size_t limit = device_memory_limit();
-    m.memory.prepare(o.arena_bytes, o.table_bytes, limit, o.zobrist_seed, [&] {
-        return plan_device_memory(STAND_IN_BYTES, STAND_IN_BYTES, limit, o.table_bytes == AUTO_TABLES ? -1 : o.table_bytes,
-                                  o.arena_bytes, AUTO_TABLE_SHARE);
-    });
+    prepare_for(m.memory, o, [] { return std::pair{STAND_IN_BYTES, STAND_IN_BYTES}; });
     HostExec exec(m.memory, o.zobrist_seed);
     if (fault == "generation") exec.plant_generation_fault();
     if (fault == "arena") exec.arena() = StackArena(m.memory.arena(), PLANTED_ARENA_BYTES);
@@ -112,12 +106,6 @@ void release_memory() {
     Memory& m = memory();
     std::lock_guard<std::mutex> lock(m.mutex);
     m.memory.release();
-}
-
-std::size_t bytes_held() {
-    Memory& m = memory();
-    std::lock_guard<std::mutex> lock(m.mutex);
-    return m.memory.bytes_held();
 }
 
 }  // namespace stand_in

@@ -37,7 +37,6 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
                                      Stats* stats);
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats);
 void release_memory();
-std::size_t bytes_held();  // arena and tables kept now
 }  // namespace stand_in
 
 }  // namespace gperft::gpu::host

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "device_memory.hpp"
+#include "gpu_perft.hpp"
 #include "perft_tables.hpp"
 
 namespace gperft::gpu {
@@ -118,5 +119,26 @@ class PipelineMemory {
     long long table_request_ = 0;
     uint64_t seed_ = 0;
 };
+
+// Options::table_bytes is bytes, 0, or AUTO_TABLES; anything else is refused.
+inline void check_table_request(const Options& o) {
+    if (o.table_bytes < AUTO_TABLES)
+        throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
+}
+
+// The memory for a call with `o`: o's requests planned (device_memory.hpp)
+// within device_memory_limit() for the free and total bytes `query()`
+// returns as a pair, asked only when the memory must be planned again.
+// Returns prepare's answer: whether the keys of o.zobrist_seed must be made.
+template <class Allocator, class Query>
+bool prepare_for(PipelineMemory<Allocator>& m, const Options& o, Query&& query) {
+    check_table_request(o);
+    static_assert(AUTO_TABLES < 0, "plan_device_memory reads a negative table request as automatic");
+    const std::size_t limit = device_memory_limit();
+    return m.prepare(o.arena_bytes, o.table_bytes, limit, o.zobrist_seed, [&] {
+        const auto [free, total] = query();
+        return plan_device_memory(free, total, limit, o.table_bytes, o.arena_bytes, AUTO_TABLE_SHARE);
+    });
+}
 
 }  // namespace gperft::gpu
