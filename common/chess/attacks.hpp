@@ -1,8 +1,11 @@
 // Attack lookups. An owning host object (AttackData, built once) holds every
 // table; rules code reaches it through Attacks, a trivially copyable view that
 // points at host memory on the host and at the one device copy on the GPU.
-// Sliders use fancy magic bitboards: the one slider entry point is
-// Attacks::rook/bishop, so another scheme can be swapped in behind it.
+// Sliders have one entry point, Attacks::rook/bishop, and two schemes behind
+// it: on hosts with BMI2 a hardware pext of the occupancy under the square's
+// mask indexes the table directly (one mask load, one pext, one table load);
+// elsewhere, on the device included, fancy magics (multiply and shift). Both
+// tables are always built, so the layout is the same for every compiler.
 #pragma once
 
 #include <cstring>
@@ -10,19 +13,29 @@
 
 #include "chess/bitboard.hpp"
 
+// CHESS_PEXT: 1 when this compilation's slider lookups use pext. Host code
+// built for a BMI2 target uses it unless CHESS_NO_PEXT is defined (pext is
+// microcoded and slow on AMD before Zen 3: configure with GPERFT_PEXT=OFF).
+#if defined(__BMI2__) && !defined(__CUDA_ARCH__) && !defined(CHESS_NO_PEXT)
+#include <immintrin.h>
+#define CHESS_PEXT 1
+#else
+#define CHESS_PEXT 0
+#endif
+
 namespace chess {
 
 struct Magic {
     Bitboard mask;    // relevant occupancy (board edges excluded)
     Bitboard magic;   // multiplier mapping mask subsets to distinct indices
-    uint32_t offset;  // first entry of this square in AttackData::slider
+    uint32_t offset;  // first entry of this square in AttackData::slider and ::slider_pext
     uint32_t shift;   // 64 - popcount(mask)
 };
 
 constexpr int ROOK_TABLE_SIZE = 102400;
 constexpr int BISHOP_TABLE_SIZE = 5248;
 
-// All lookup tables, one plain struct (about 0.9 MB) so it can be copied to the
+// All lookup tables, one plain struct (about 1.8 MB) so it can be copied to the
 // device with a single memcpy.
 struct AttackData {
     Bitboard pawn[2][64];  // squares a pawn of each colour on sq attacks
@@ -30,11 +43,18 @@ struct AttackData {
     Bitboard king[64];
     Bitboard rook_empty[64];    // rook attacks on an empty board
     Bitboard bishop_empty[64];  // bishop attacks on an empty board
+    // The squares from which a rook (a bishop, a knight) on an empty board
+    // attacks some square a king on sq could step to: the only enemy pieces
+    // whose attacks a king-step danger map needs.
+    Bitboard orth_near_king[64];
+    Bitboard diag_near_king[64];
+    Bitboard knight_near_king[64];
     Bitboard between[64][64];   // squares strictly between a and b if aligned, else 0
     Bitboard line[64][64];      // the whole line through a and b if aligned, else 0
     Magic rook_magic[64];
     Magic bishop_magic[64];
-    Bitboard slider[ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE];
+    Bitboard slider[ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE];       // by magic index
+    Bitboard slider_pext[ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE];  // by pext(occupancy, mask)
     // Castling by a king on file k with the rook on file r (FIDE 3.8 with
     // Chess960's start files), as back-rank bit sets (file f = bit f): the
     // low byte the squares that must be empty (those the king and the rook
@@ -51,6 +71,9 @@ struct Attacks {
     CHESS_FI Bitboard king(int sq) const { return intrin::load_ro(&d->king[sq]); }
     CHESS_FI Bitboard rook_empty(int sq) const { return intrin::load_ro(&d->rook_empty[sq]); }
     CHESS_FI Bitboard bishop_empty(int sq) const { return intrin::load_ro(&d->bishop_empty[sq]); }
+    CHESS_FI Bitboard orth_near_king(int sq) const { return intrin::load_ro(&d->orth_near_king[sq]); }
+    CHESS_FI Bitboard diag_near_king(int sq) const { return intrin::load_ro(&d->diag_near_king[sq]); }
+    CHESS_FI Bitboard knight_near_king(int sq) const { return intrin::load_ro(&d->knight_near_king[sq]); }
     CHESS_FI Bitboard between(int a, int b) const { return intrin::load_ro(&d->between[a][b]); }
     CHESS_FI Bitboard line(int a, int b) const { return intrin::load_ro(&d->line[a][b]); }
     CHESS_FI uint32_t castling(int king_file, int rook_file) const {
@@ -64,9 +87,13 @@ struct Attacks {
    private:
     CHESS_FI Bitboard slider(const Magic& m, Bitboard occ) const {
         const Bitboard mask = intrin::load_ro(&m.mask);
+#if CHESS_PEXT
+        return d->slider_pext[m.offset + _pext_u64(occ, mask)];
+#else
         const Bitboard magic = intrin::load_ro(&m.magic);
         const uint32_t index = uint32_t(((occ & mask) * magic) >> intrin::load_ro(&m.shift));
         return intrin::load_ro(&d->slider[intrin::load_ro(&m.offset) + index]);
+#endif
     }
 };
 
@@ -144,11 +171,23 @@ constexpr Bitboard BISHOP_MAGICS[64] = {
     0x0104000012A02200ULL, 0x0200881003300100ULL, 0x0140400202840100ULL, 0x0402020801010201ULL,
 };
 
-// Fills one square's part of the table with its known magic, or one found by
-// trial with a fixed-seed generator when that fails, and returns the number
-// of entries used.
+// The inverse of pext, in software (the tables are built once): the low bits
+// of `index` scattered to the set bits of `mask`, lowest first.
+inline Bitboard deposit_bits(uint64_t index, Bitboard mask) {
+    Bitboard out = 0;
+    for (int bit = 0; mask; ++bit) {
+        const Bitboard low = mask & (0 - mask);
+        if ((index >> bit) & 1) out |= low;
+        mask ^= low;
+    }
+    return out;
+}
+
+// Fills one square's part of the magic table with its known magic, or one
+// found by trial with a fixed-seed generator when that fails, and its part of
+// the pext table; returns the number of entries used (the same in both).
 inline uint32_t init_magic(int sq, const int (*dirs)[2], Bitboard known, Magic& m, uint32_t offset, Bitboard* table,
-                           uint64_t& rng) {
+                           Bitboard* pext_table, uint64_t& rng) {
     const Bitboard edges = ((RANK_1 | RANK_8) & ~rank_bb(rank_of(sq))) | ((FILE_A | FILE_H) & ~file_bb(file_of(sq)));
     m.mask = ray_attacks(sq, 0, dirs) & ~edges;
     m.shift = 64 - popcount(m.mask);
@@ -187,8 +226,10 @@ inline uint32_t init_magic(int sq, const int (*dirs)[2], Bitboard known, Magic& 
                 break;
             }
         }
-        if (i == size) return size;
+        if (i == size) break;
     }
+    for (uint32_t i = 0; i < size; ++i) pext_table[offset + i] = ray_attacks(sq, deposit_bits(i, m.mask), dirs);
+    return size;
 }
 
 }  // namespace detail
@@ -209,12 +250,20 @@ inline std::unique_ptr<AttackData> build_attack_data() {
         t->rook_empty[s] = ray_attacks(s, 0, ROOK_DIRS);
         t->bishop_empty[s] = ray_attacks(s, 0, BISHOP_DIRS);
     }
+    for (int s = 0; s < 64; ++s)
+        for (Bitboard steps = t->king[s]; steps; steps &= steps - 1) {
+            const int z = lsb(steps);
+            t->orth_near_king[s] |= t->rook_empty[z];
+            t->diag_near_king[s] |= t->bishop_empty[z];
+            t->knight_near_king[s] |= t->knight[z];
+        }
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
     uint32_t offset = 0;
     for (int s = 0; s < 64; ++s)
-        offset += init_magic(s, ROOK_DIRS, ROOK_MAGICS[s], t->rook_magic[s], offset, t->slider, rng);
+        offset += init_magic(s, ROOK_DIRS, ROOK_MAGICS[s], t->rook_magic[s], offset, t->slider, t->slider_pext, rng);
     for (int s = 0; s < 64; ++s)
-        offset += init_magic(s, BISHOP_DIRS, BISHOP_MAGICS[s], t->bishop_magic[s], offset, t->slider, rng);
+        offset += init_magic(s, BISHOP_DIRS, BISHOP_MAGICS[s], t->bishop_magic[s], offset, t->slider, t->slider_pext,
+                              rng);
     for (int a = 0; a < 64; ++a) {
         for (int b = 0; b < 64; ++b) {
             if (a == b) continue;

@@ -18,13 +18,6 @@ namespace chess {
 constexpr int MAX_PIECES_PER_SIDE = 16;
 constexpr int MAX_MOVES = 416;
 
-// Up to this many king steps are tested one by one; beyond, a map of all
-// enemy attacks is built (results/OPTIMIZATIONS.md has the measurements).
-#ifndef CHESS_KING_STEP_TESTS
-#define CHESS_KING_STEP_TESTS 1
-#endif
-constexpr int KING_STEP_TESTS = CHESS_KING_STEP_TESTS;
-
 // Sink interface:
 //   piece_moves(from, targets, them): a move from `from` to each target;
 //       those in `them` are captures.
@@ -117,47 +110,49 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
     const int ksq = p.king[Us];
     const Bitboard their_pawns = p.pawns & them, their_knights = p.knights() & them;
     const Bitboard their_diag = p.diag & them, their_orth = p.orth & them;
-    const Bitboard their_king = square_bb(p.king[Them]);
     constexpr int R = Us == WHITE ? SQ_A1 : SQ_A8;  // the back rank's first square
 
-    auto attacked = [&](int sq, Bitboard o) {
-        return (at.pawn(Us, sq) & their_pawns) || (at.knight(sq) & their_knights) || (at.king(sq) & their_king) ||
-               (at.bishop(sq, o) & their_diag) || (at.rook(sq, o) & their_orth);
-    };
+    // Checks and pins by sliders in one pass over the enemy sliders on the
+    // king's lines: with nothing between, a checker; with one of ours
+    // between, that one is pinned.
+    Bitboard checkers = (at.pawn(Us, ksq) & their_pawns) | (at.knight(ksq) & their_knights);
+    Bitboard pinned = 0;
+    for (Bitboard snipers = (at.rook_empty(ksq) & their_orth) | (at.bishop_empty(ksq) & their_diag); snipers;) {
+        const int sniper = pop_lsb(snipers);
+        const Bitboard blockers = at.between(ksq, sniper) & occ;
+        if (!blockers)
+            checkers |= square_bb(sniper);
+        else if (!more_than_one(blockers))
+            pinned |= blockers & us;
+    }
 
-    const Bitboard checkers = (at.pawn(Us, ksq) & their_pawns) | (at.knight(ksq) & their_knights) |
-                              (at.bishop(ksq, occ) & their_diag) | (at.rook(ksq, occ) & their_orth);
-
-    // King steps and castling. Attacks are seen through our own king, so it
-    // cannot shield a square behind itself from a slider that checks it.
-    // A few king steps are tested one by one; with more, or with castling to
-    // check, one map of every enemy attack is cheaper (results/OPTIMIZATIONS.md).
+    // King steps and castling, against a map of enemy attacks seen through
+    // our king (so that it cannot shield a square behind itself from a
+    // slider that checks it). For king steps alone the map needs only the
+    // enemy pieces that can reach a square next to the king; castling's
+    // squares may lie further, so then every enemy piece counts.
     {
         Bitboard castles = 0;  // castling rooks whose squares are empty
         for (Bitboard b = checkers ? 0 : p.castle_rooks & us; b;) {
             const int rook = pop_lsb(b);
             if (detail::castling_squares_empty(at, R, ksq, rook, occ)) castles |= square_bb(rook);
         }
-        const Bitboard occ_without_king = occ ^ square_bb(ksq);
-        Bitboard steps = at.king(ksq) & ~us;
-        if (castles || popcount(steps) > KING_STEP_TESTS) {
+        const Bitboard steps = at.king(ksq) & ~us;
+        if (steps | castles) {
+            const Bitboard occ_without_king = occ ^ square_bb(ksq);
+            const Bitboard near = castles ? ~Bitboard(0) : 0;
             Bitboard danger = pawn_attacks_bb<Them>(their_pawns) | at.king(p.king[Them]);
-            for (Bitboard b = their_knights; b;) danger |= at.knight(pop_lsb(b));
-            for (Bitboard b = their_diag; b;) danger |= at.bishop(pop_lsb(b), occ_without_king);
-            for (Bitboard b = their_orth; b;) danger |= at.rook(pop_lsb(b), occ_without_king);
+            for (Bitboard b = their_knights & (at.knight_near_king(ksq) | near); b;) danger |= at.knight(pop_lsb(b));
+            for (Bitboard b = their_diag & (at.diag_near_king(ksq) | near); b;)
+                danger |= at.bishop(pop_lsb(b), occ_without_king);
+            for (Bitboard b = their_orth & (at.orth_near_king(ksq) | near); b;)
+                danger |= at.rook(pop_lsb(b), occ_without_king);
             sink.piece_moves(ksq, steps & ~danger, them);
             while (castles) {
                 const int rook = pop_lsb(castles);
                 if (detail::castling_squares_safe(at, R, ksq, rook, danger, their_orth))
                     sink.single(Move(ksq, rook, rook > ksq ? KING_CASTLE : QUEEN_CASTLE));
             }
-        } else {
-            Bitboard safe = 0;
-            while (steps) {
-                const int to = pop_lsb(steps);
-                if (!attacked(to, occ_without_king)) safe |= square_bb(to);
-            }
-            sink.piece_moves(ksq, safe, them);
         }
     }
     if (more_than_one(checkers)) return;  // double check: only the king moves
@@ -165,15 +160,6 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
     // Other pieces must land on `target`: any non-own square, or when in
     // check, the checker or a square between it and the king.
     const Bitboard target = checkers ? (at.between(ksq, lsb(checkers)) | checkers) : ~us;
-
-    Bitboard pinned = 0;
-    {
-        Bitboard snipers = (at.rook_empty(ksq) & their_orth) | (at.bishop_empty(ksq) & their_diag);
-        while (snipers) {
-            const Bitboard blockers = at.between(ksq, pop_lsb(snipers)) & occ;
-            if (blockers && !more_than_one(blockers)) pinned |= blockers & us;
-        }
-    }
 
     for (Bitboard b = p.knights() & us & ~pinned; b;) {
         const int from = pop_lsb(b);
