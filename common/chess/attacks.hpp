@@ -49,6 +49,11 @@ struct AttackData {
     Bitboard orth_near_king[64];
     Bitboard diag_near_king[64];
     Bitboard knight_near_king[64];
+    // The same for the squares a king on sq passes over or lands on when it
+    // castles to g ([sq][0]) or to c ([sq][1]) on its rank.
+    Bitboard orth_near_castling[64][2];
+    Bitboard diag_near_castling[64][2];
+    Bitboard knight_near_castling[64][2];
     Bitboard between[64][64];   // squares strictly between a and b if aligned, else 0
     Bitboard line[64][64];      // the whole line through a and b if aligned, else 0
     Magic rook_magic[64];
@@ -74,6 +79,15 @@ struct Attacks {
     CHESS_FI Bitboard orth_near_king(int sq) const { return intrin::load_ro(&d->orth_near_king[sq]); }
     CHESS_FI Bitboard diag_near_king(int sq) const { return intrin::load_ro(&d->diag_near_king[sq]); }
     CHESS_FI Bitboard knight_near_king(int sq) const { return intrin::load_ro(&d->knight_near_king[sq]); }
+    CHESS_FI Bitboard orth_near_castling(int sq, int side) const {
+        return intrin::load_ro(&d->orth_near_castling[sq][side]);
+    }
+    CHESS_FI Bitboard diag_near_castling(int sq, int side) const {
+        return intrin::load_ro(&d->diag_near_castling[sq][side]);
+    }
+    CHESS_FI Bitboard knight_near_castling(int sq, int side) const {
+        return intrin::load_ro(&d->knight_near_castling[sq][side]);
+    }
     CHESS_FI Bitboard between(int a, int b) const { return intrin::load_ro(&d->between[a][b]); }
     CHESS_FI Bitboard line(int a, int b) const { return intrin::load_ro(&d->line[a][b]); }
     CHESS_FI uint32_t castling(int king_file, int rook_file) const {
@@ -171,18 +185,6 @@ constexpr Bitboard BISHOP_MAGICS[64] = {
     0x0104000012A02200ULL, 0x0200881003300100ULL, 0x0140400202840100ULL, 0x0402020801010201ULL,
 };
 
-// The inverse of pext, in software (the tables are built once): the low bits
-// of `index` scattered to the set bits of `mask`, lowest first.
-inline Bitboard deposit_bits(uint64_t index, Bitboard mask) {
-    Bitboard out = 0;
-    for (int bit = 0; mask; ++bit) {
-        const Bitboard low = mask & (0 - mask);
-        if ((index >> bit) & 1) out |= low;
-        mask ^= low;
-    }
-    return out;
-}
-
 // Fills one square's part of the magic table with its known magic, or one
 // found by trial with a fixed-seed generator when that fails, and its part of
 // the pext table; returns the number of entries used (the same in both).
@@ -228,7 +230,9 @@ inline uint32_t init_magic(int sq, const int (*dirs)[2], Bitboard known, Magic& 
         }
         if (i == size) break;
     }
-    for (uint32_t i = 0; i < size; ++i) pext_table[offset + i] = ray_attacks(sq, deposit_bits(i, m.mask), dirs);
+    // The carry-rippler lists the subsets in increasing order, which is the
+    // order of their pext indices: subset i is pext index i.
+    for (uint32_t i = 0; i < size; ++i) pext_table[offset + i] = reference[i];
     return size;
 }
 
@@ -256,6 +260,16 @@ inline std::unique_ptr<AttackData> build_attack_data() {
             t->orth_near_king[s] |= t->rook_empty[z];
             t->diag_near_king[s] |= t->bishop_empty[z];
             t->knight_near_king[s] |= t->knight[z];
+        }
+    for (int s = 0; s < 64; ++s)
+        for (int side = 0; side < 2; ++side) {
+            const int to = (s & 56) + (side == 0 ? 6 : 2), step = to > s ? 1 : -1;
+            for (int z = s; z != to;) {
+                z += step;
+                t->orth_near_castling[s][side] |= t->rook_empty[z];
+                t->diag_near_castling[s][side] |= t->bishop_empty[z];
+                t->knight_near_castling[s][side] |= t->knight[z];
+            }
         }
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
     uint32_t offset = 0;

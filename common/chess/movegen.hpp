@@ -128,9 +128,8 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
 
     // King steps and castling, against a map of enemy attacks seen through
     // our king (so that it cannot shield a square behind itself from a
-    // slider that checks it). For king steps alone the map needs only the
-    // enemy pieces that can reach a square next to the king; castling's
-    // squares may lie further, so then every enemy piece counts.
+    // slider that checks it). The map needs only the enemy pieces that can
+    // reach a square the king may step to or pass over.
     {
         Bitboard castles = 0;  // castling rooks whose squares are empty
         for (Bitboard b = checkers ? 0 : p.castle_rooks & us; b;) {
@@ -139,14 +138,19 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
         }
         const Bitboard steps = at.king(ksq) & ~us;
         if (steps | castles) {
+            Bitboard near_knight = at.knight_near_king(ksq), near_diag = at.diag_near_king(ksq),
+                     near_orth = at.orth_near_king(ksq);
+            for (Bitboard b = castles; b;) {
+                const int side = pop_lsb(b) < ksq;
+                near_knight |= at.knight_near_castling(ksq, side);
+                near_diag |= at.diag_near_castling(ksq, side);
+                near_orth |= at.orth_near_castling(ksq, side);
+            }
             const Bitboard occ_without_king = occ ^ square_bb(ksq);
-            const Bitboard near = castles ? ~Bitboard(0) : 0;
             Bitboard danger = pawn_attacks_bb<Them>(their_pawns) | at.king(p.king[Them]);
-            for (Bitboard b = their_knights & (at.knight_near_king(ksq) | near); b;) danger |= at.knight(pop_lsb(b));
-            for (Bitboard b = their_diag & (at.diag_near_king(ksq) | near); b;)
-                danger |= at.bishop(pop_lsb(b), occ_without_king);
-            for (Bitboard b = their_orth & (at.orth_near_king(ksq) | near); b;)
-                danger |= at.rook(pop_lsb(b), occ_without_king);
+            for (Bitboard b = their_knights & near_knight; b;) danger |= at.knight(pop_lsb(b));
+            for (Bitboard b = their_diag & near_diag; b;) danger |= at.bishop(pop_lsb(b), occ_without_king);
+            for (Bitboard b = their_orth & near_orth; b;) danger |= at.rook(pop_lsb(b), occ_without_king);
             sink.piece_moves(ksq, steps & ~danger, them);
             while (castles) {
                 const int rook = pop_lsb(castles);
