@@ -30,6 +30,8 @@ class PerftTable {
 
     // The stored count of (key, depth), depth in 1..255; false on a miss.
     bool probe(const chess::Key128& key, int depth, uint64_t& count) const;
+    // Starts loading the bucket of (key, depth) into the cache.
+    void prefetch(const chess::Key128& key, int depth) const { __builtin_prefetch(bucket(key, depth)); }
     // Stores (key, depth) -> count, replacing the shallowest slot of the
     // bucket; counts above MAX_COUNT are skipped.
     void store(const chess::Key128& key, int depth, uint64_t count);
