@@ -5,12 +5,16 @@
 
 #include <cstdint>
 
+// CHESS_LEAF: a hot function that the host keeps out of line (one copy,
+// its locals in registers) and the device inlines.
 #if defined(__CUDACC__)
 #define CHESS_HD __host__ __device__
 #define CHESS_FI __host__ __device__ __forceinline__
+#define CHESS_LEAF CHESS_FI
 #else
 #define CHESS_HD
 #define CHESS_FI inline __attribute__((always_inline))
+#define CHESS_LEAF inline __attribute__((noinline))
 #endif
 
 namespace chess::intrin {

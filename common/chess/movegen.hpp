@@ -99,8 +99,10 @@ CHESS_FI bool castling_squares_safe(const Attacks& at, int first, int king, int 
 
 }  // namespace detail
 
+namespace detail {
+
 template <Color Us, class Sink>
-CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
+CHESS_FI void generate_moves_inline(const Position& p, const Attacks& at, Sink& sink) {
     constexpr Color Them = ~Us;
     constexpr Bitboard PROMO_RANK = Us == WHITE ? RANK_8 : RANK_1;
     constexpr Bitboard THIRD_RANK = Us == WHITE ? RANK_3 : RANK_6;
@@ -222,10 +224,20 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
     }
 }
 
+}  // namespace detail
+
+template <Color Us, class Sink>
+CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
+    detail::generate_moves_inline<Us>(p, at, sink);
+}
+
+// The bulk count at the leaves: the generator inlined into one function of
+// its own, so that the count stays in a register (through a sink passed by
+// reference, every add would be a store and a reload).
 template <Color Us>
-CHESS_FI uint32_t count_moves(const Position& p, const Attacks& at) {
+CHESS_LEAF uint32_t count_moves(const Position& p, const Attacks& at) {
     MoveCounter c;
-    generate_moves<Us>(p, at, c);
+    detail::generate_moves_inline<Us>(p, at, c);
     return c.count;
 }
 
