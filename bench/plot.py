@@ -50,24 +50,23 @@ def save(fig, out, name):
 
 def cpu_nodes_per_second(results, out):
     """Single-thread nodes/s by position, gperft beside each peer measured."""
-    d = load(results, "cpu_vs_stockfish.json")
+    d = load(results, "cpu_peers.json")
     if d is None:
         return
     rows = d["rows"]
-    labels = [f"{r['position']}\nd{r['depth']}" for r in rows]
-    ours = [r["gperft_nps"] / 1e6 for r in rows]
-    peer = [r["stockfish_nps"] / 1e6 for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = range(len(rows))
-    ax.bar([i - 0.2 for i in x], ours, 0.4, label="gperft", color=GPERFT)
-    ax.bar([i + 0.2 for i in x], peer, 0.4, label=d["peer"].split(" by ")[0], color=PEER)
-    for i, r in enumerate(rows):
-        ax.annotate(f"{r['ratio']:.2f}x", (i, max(ours[i], peer[i])), ha="center", va="bottom", fontsize=9)
-    ax.set_xticks(list(x), labels)
+    engines = ["gperft"] + [p["name"] for p in d["peers"]]
+    colours = [GPERFT, PEER, TABLE, "#8a6fb3", "#999999"]
+    labels = [r["position"].replace(" d", "\nd") for r in rows]
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    width = 0.8 / len(engines)
+    for j, name in enumerate(engines):
+        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(rows))]
+        ax.bar(xs, [r["engines"][name]["mnps"] for r in rows], width, label=name, color=colours[j % len(colours)])
+    ax.set_xticks(list(range(len(rows))), labels)
     ax.set_ylabel("million nodes per second (one thread)")
-    method = d["method"].replace("best of repeat", f"best of {d.get('repeat', '?')}")
-    ax.set_title(f"CPU perft, one thread ({method})\n{machine_of(d)}", fontsize=10)
-    ax.legend()
+    ax.set_title(f"CPU perft, one thread, whole process (median of alternating rounds)\n{machine_of(d)}",
+                 fontsize=10)
+    ax.legend(fontsize=8)
     save(fig, out, "cpu_nodes_per_second.png")
 
 
