@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device check for a machine with one NVIDIA GPU (made for an H200: compute
-# capability 9.0, CUDA 13, CMake, Ninja; no network, no apt, no CLI11 or
-# GoogleTest packages). Run from the repository root after
+# capability 9.0, CUDA 13, CMake, Ninja; no network, no apt, no CLI11,
+# GoogleTest or nlohmann-json packages). Run from the repository root after
 # bench/prepare_device.sh has filled .deps/. The most telling steps first:
 #   1. the GPU's name and memory, and nvcc's version;
 #   2. configure (CMAKE_CUDA_ARCHITECTURES=90) and build with the carried deps;
@@ -97,6 +97,7 @@ nvcc_version=$(nvcc --version 2>/dev/null | grep -i release | head -1)
 deps=()
 [ -f .deps/cli11/CLI/CLI.hpp ] && deps+=("-DCLI11_INCLUDE_DIR=$PWD/.deps/cli11")
 [ -f .deps/googletest/CMakeLists.txt ] && deps+=("-DGPERFT_GTEST_SOURCE_DIR=$PWD/.deps/googletest")
+[ -f .deps/nlohmann-json/nlohmann/json.hpp ] && deps+=("-DNLOHMANN_JSON_INCLUDE_DIR=$PWD/.deps/nlohmann-json")
 built=false
 if step configure 90 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$ARCH" \
       -DGPERFT_PTXAS_VERBOSE=ON "${deps[@]}" &&

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Fills .deps/ (ignored by git) with what bench/device_check.sh needs on a
-# machine that has no CLI11 or GoogleTest packages and no network: the CLI11
-# headers, the GoogleTest sources, and the commit being measured (the device
-# gets a copy of the working tree without .git). Run it here, on a machine
-# with Debian's libcli11-dev and googletest packages, before the device call.
+# machine that has no CLI11, GoogleTest or nlohmann-json packages and no
+# network: the CLI11 headers, the GoogleTest sources, the nlohmann-json
+# headers, and the commit being measured (the device gets a copy of the
+# working tree without .git). Run it here, on a machine with Debian's
+# libcli11-dev, googletest and nlohmann-json3-dev packages, before the
+# device call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,10 +20,17 @@ if [ ! -f "$gtest_src/CMakeLists.txt" ]; then
   exit 2
 fi
 
-rm -rf .deps/cli11 .deps/googletest
-mkdir -p .deps/cli11
+json_src=${NLOHMANN_JSON_HEADERS:-/usr/include/nlohmann}
+if [ ! -f "$json_src/json.hpp" ]; then
+  echo "prepare_device: $json_src/json.hpp not found (install nlohmann-json3-dev or set NLOHMANN_JSON_HEADERS)" >&2
+  exit 2
+fi
+
+rm -rf .deps/cli11 .deps/googletest .deps/nlohmann-json
+mkdir -p .deps/cli11 .deps/nlohmann-json
 cp -r "$cli_src" .deps/cli11/CLI
 cp -r "$gtest_src" .deps/googletest
+cp -r "$json_src" .deps/nlohmann-json/nlohmann
 
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=false

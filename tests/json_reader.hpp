@@ -1,9 +1,13 @@
-// A small JSON reader for test data and for checking gperft's --json output.
-// Numbers keep their text, so 64- and 128-bit counts compare exactly.
+// Reading gperft's --json output and JSON test data in the tests, through
+// nlohmann-json: a strict parser (it refuses invalid JSON and invalid UTF-8),
+// so every test that reads output also checks that the output is valid.
+// Values are handed to the tests as a small tree whose numbers keep their
+// digits as text, so 64-bit counts compare exactly (gperft writes counts
+// past 2^53 as strings, which stay text as well).
 #pragma once
 
 #include <map>
-#include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,86 +29,45 @@ struct Value {
     bool has(const std::string& key) const { return fields.count(key) != 0; }
 };
 
-class Reader {
-   public:
-    explicit Reader(const std::string& s) : s_(s) {}
-
-    Value document() {
-        Value v = value();
-        skip();
-        if (i_ != s_.size()) fail("trailing text");
-        return v;
-    }
-
-   private:
-    [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("JSON: " + what + " at " + std::to_string(i_)); }
-    void skip() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) ++i_;
-    }
-    bool eat(char c) {
-        skip();
-        if (i_ < s_.size() && s_[i_] == c) return ++i_, true;
-        return false;
-    }
-    std::string string_body() {
-        std::string out;
-        while (i_ < s_.size() && s_[i_] != '"') {
-            char c = s_[i_++];
-            if (c == '\\' && i_ < s_.size()) {
-                const char e = s_[i_++];
-                c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;
-                if (e == 'u') i_ += 4, c = '?';
-            }
-            out += c;
-        }
-        if (i_++ >= s_.size()) fail("unterminated string");
-        return out;
-    }
-    Value value() {
-        skip();
-        if (i_ >= s_.size()) fail("unexpected end");
-        Value v;
-        const char c = s_[i_];
-        if (c == '{') {
-            ++i_;
-            v.kind = Value::Object;
-            if (eat('}')) return v;
-            do {
-                if (!eat('"')) fail("expected a key");
-                const std::string key = string_body();
-                if (!eat(':')) fail("expected ':'");
-                v.fields[key] = value();
-            } while (eat(','));
-            if (!eat('}')) fail("expected '}'");
-        } else if (c == '[') {
-            ++i_;
-            v.kind = Value::Array;
-            if (eat(']')) return v;
-            do v.items.push_back(value());
-            while (eat(','));
-            if (!eat(']')) fail("expected ']'");
-        } else if (c == '"') {
-            ++i_;
-            v.kind = Value::String;
-            v.text = string_body();
-        } else if (s_.compare(i_, 4, "true") == 0 || s_.compare(i_, 5, "false") == 0) {
+inline Value convert(const nlohmann::json& j) {
+    Value v;
+    switch (j.type()) {
+        case nlohmann::json::value_t::null: break;
+        case nlohmann::json::value_t::boolean:
             v.kind = Value::Bool;
-            v.boolean = s_[i_] == 't';
-            i_ += v.boolean ? 4 : 5;
-        } else if (s_.compare(i_, 4, "null") == 0) {
-            i_ += 4;
-        } else {
+            v.boolean = j.get<bool>();
+            break;
+        case nlohmann::json::value_t::number_integer:
+        case nlohmann::json::value_t::number_unsigned:
+        case nlohmann::json::value_t::number_float:
             v.kind = Value::Number;
-            while (i_ < s_.size() && std::string("+-0123456789.eE").find(s_[i_]) != std::string::npos) v.text += s_[i_++];
-            if (v.text.empty()) fail("unexpected character");
-        }
-        return v;
+            v.text = j.dump();
+            break;
+        case nlohmann::json::value_t::string:
+            v.kind = Value::String;
+            v.text = j.get<std::string>();
+            break;
+        case nlohmann::json::value_t::array:
+            v.kind = Value::Array;
+            for (const auto& item : j) v.items.push_back(convert(item));
+            break;
+        case nlohmann::json::value_t::object:
+            v.kind = Value::Object;
+            for (const auto& [key, item] : j.items()) v.fields[key] = convert(item);
+            break;
+        default: throw std::runtime_error("JSON: binary values are not JSON text");
     }
+    return v;
+}
 
-    const std::string& s_;
-    size_t i_ = 0;
-};
-
-inline Value parse(const std::string& s) { return Reader(s).document(); }
+// The document in s; std::runtime_error naming the fault when it is not
+// valid JSON.
+inline Value parse(const std::string& s) {
+    try {
+        return convert(nlohmann::json::parse(s));
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("JSON: ") + e.what());
+    }
+}
 
 }  // namespace testjson
