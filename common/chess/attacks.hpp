@@ -135,6 +135,40 @@ inline Bitboard ray_attacks(int sq, Bitboard occ, const int (*dirs)[2]) {
 constexpr int ROOK_DIRS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 constexpr int BISHOP_DIRS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
+// The same attacks from the eight empty-board rays (the rook's four, then
+// the bishop's): a ray cut at its first blocker is the ray minus the
+// blocker's own ray onward. A few instructions instead of a walk, for the
+// hundred thousand occupancies the tables are built from at start-up.
+struct Rays {
+    Bitboard ray[8][64];
+    bool upward[8];  // the ray runs to higher square numbers (first blocker: lowest bit)
+
+    Rays() {
+        for (int d = 0; d < 8; ++d) {
+            const int* step = d < 4 ? ROOK_DIRS[d] : BISHOP_DIRS[d - 4];
+            upward[d] = step[0] + 8 * step[1] > 0;
+            const int one[1][2] = {{step[0], step[1]}};
+            for (int sq = 0; sq < 64; ++sq) {
+                Bitboard att = 0;
+                for (int f = file_of(sq) + one[0][0], r = rank_of(sq) + one[0][1]; f >= 0 && f < 8 && r >= 0 && r < 8;
+                     f += one[0][0], r += one[0][1])
+                    att |= square_bb(make_square(f, r));
+                ray[d][sq] = att;
+            }
+        }
+    }
+    // Attacks of a slider on sq (first 0: a rook, 4: a bishop) given occ.
+    Bitboard slide(int sq, Bitboard occ, int first) const {
+        Bitboard att = 0;
+        for (int d = first; d < first + 4; ++d) {
+            Bitboard r = ray[d][sq];
+            if (const Bitboard blockers = r & occ) r ^= ray[d][upward[d] ? lsb(blockers) : msb(blockers)];
+            att |= r;
+        }
+        return att;
+    }
+};
+
 inline Bitboard leaper_attacks(int sq, const int (*steps)[2], int n) {
     Bitboard att = 0;
     for (int i = 0; i < n; ++i) {
@@ -188,21 +222,21 @@ constexpr Bitboard BISHOP_MAGICS[64] = {
 // Fills one square's part of the magic table with its known magic, or one
 // found by trial with a fixed-seed generator when that fails, and its part of
 // the pext table; returns the number of entries used (the same in both).
-inline uint32_t init_magic(int sq, const int (*dirs)[2], Bitboard known, Magic& m, uint32_t offset, Bitboard* table,
-                           Bitboard* pext_table, uint64_t& rng) {
+inline uint32_t init_magic(int sq, const Rays& rays, int first, Bitboard known, Magic& m, uint32_t offset,
+                           Bitboard* table, Bitboard* pext_table, uint64_t& rng) {
     const Bitboard edges = ((RANK_1 | RANK_8) & ~rank_bb(rank_of(sq))) | ((FILE_A | FILE_H) & ~file_bb(file_of(sq)));
-    m.mask = ray_attacks(sq, 0, dirs) & ~edges;
+    m.mask = rays.slide(sq, 0, first) & ~edges;
     m.shift = 64 - popcount(m.mask);
     m.offset = offset;
     const uint32_t size = 1u << popcount(m.mask);
 
-    auto occupancy = std::make_unique<Bitboard[]>(size);
-    auto reference = std::make_unique<Bitboard[]>(size);
+    auto occupancy = std::make_unique_for_overwrite<Bitboard[]>(size);
+    auto reference = std::make_unique_for_overwrite<Bitboard[]>(size);
     auto epoch = std::make_unique<uint32_t[]>(size);
     Bitboard b = 0;
     for (uint32_t i = 0; i < size; ++i) {  // carry-rippler over all subsets of the mask
         occupancy[i] = b;
-        reference[i] = ray_attacks(sq, b, dirs);
+        reference[i] = rays.slide(sq, b, first);
         b = (b - m.mask) & m.mask;
     }
     auto next = [&rng] {  // xorshift64*
@@ -240,8 +274,7 @@ inline uint32_t init_magic(int sq, const int (*dirs)[2], Bitboard known, Magic& 
 
 inline std::unique_ptr<AttackData> build_attack_data() {
     using namespace detail;
-    auto t = std::make_unique<AttackData>();
-    std::memset(t.get(), 0, sizeof(AttackData));
+    auto t = std::make_unique<AttackData>();  // value-initialised: every table zero
     constexpr int KNIGHT_STEPS[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
     constexpr int KING_STEPS[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
     constexpr int WPAWN_STEPS[2][2] = {{-1, 1}, {1, 1}};
@@ -271,21 +304,22 @@ inline std::unique_ptr<AttackData> build_attack_data() {
                 t->knight_near_castling[s][side] |= t->knight[z];
             }
         }
+    const Rays rays;
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
     uint32_t offset = 0;
     for (int s = 0; s < 64; ++s)
-        offset += init_magic(s, ROOK_DIRS, ROOK_MAGICS[s], t->rook_magic[s], offset, t->slider, t->slider_pext, rng);
+        offset += init_magic(s, rays, 0, ROOK_MAGICS[s], t->rook_magic[s], offset, t->slider, t->slider_pext, rng);
     for (int s = 0; s < 64; ++s)
-        offset += init_magic(s, BISHOP_DIRS, BISHOP_MAGICS[s], t->bishop_magic[s], offset, t->slider, t->slider_pext,
-                              rng);
+        offset += init_magic(s, rays, 4, BISHOP_MAGICS[s], t->bishop_magic[s], offset, t->slider, t->slider_pext, rng);
     for (int a = 0; a < 64; ++a) {
         for (int b = 0; b < 64; ++b) {
             if (a == b) continue;
             const Bitboard ab = square_bb(a) | square_bb(b);
-            for (const auto* dirs : {ROOK_DIRS, BISHOP_DIRS}) {
-                if (!(ray_attacks(a, 0, dirs) & square_bb(b))) continue;
-                t->line[a][b] = (ray_attacks(a, 0, dirs) & ray_attacks(b, 0, dirs)) | ab;
-                t->between[a][b] = ray_attacks(a, square_bb(b), dirs) & ray_attacks(b, square_bb(a), dirs);
+            for (const int first : {0, 4}) {
+                const Bitboard* empty = first == 0 ? t->rook_empty : t->bishop_empty;
+                if (!(empty[a] & square_bb(b))) continue;
+                t->line[a][b] = (empty[a] & empty[b]) | ab;
+                t->between[a][b] = rays.slide(a, square_bb(b), first) & rays.slide(b, square_bb(a), first);
             }
         }
     }
