@@ -11,15 +11,18 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 tree=$(cd "${1:-$here}" && pwd)
 bin=$(mktemp)
-trap 'rm -f "$bin"' EXIT
+trap 'rm -f "$bin" "$bin.log"' EXIT
 g++ -std=c++20 -O3 -DNDEBUG -march=x86-64-v3 -I"$tree/common" "$here/bench/perft_leaf.cpp" \
     "$tree/common/chess/io/fen.cpp" -o "$bin"
-count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 | sed -n 's/.*Collected : //p'; }
-base=$(count 9)
-i=0
-for nodes in 4865609 4085603 11030083 15833292; do
-  total=$(count $i)
-  "$bin" $i | sed "s/,.*//" | tr '\n' ' '
-  printf "%d.%02d instructions/leaf\n" $(( (total - base) / nodes )) $(( (total - base) * 100 / nodes % 100 ))
-  i=$((i + 1))
+# One callgrind run per case: the driver's line (name, depth, nodes) on
+# stdout, callgrind's instruction total on stderr.
+run() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2> "$bin.log"; }
+collected() { sed -n 's/.*Collected : //p' "$bin.log"; }
+run 9 > /dev/null
+base=$(collected)
+for i in 0 1 2 3; do
+  line=$(run $i)
+  total=$(collected)
+  nodes=$(echo "$line" | sed -E 's/.*: ([0-9]+) nodes.*/\1/')
+  printf "%s %d.%02d instructions/leaf\n" "${line%%,*}" $(( (total - base) / nodes )) $(( (total - base) * 100 / nodes % 100 ))
 done

@@ -8,7 +8,6 @@
 // tables are always built, so the layout is the same for every compiler.
 #pragma once
 
-#include <cstring>
 #include <memory>
 
 #include "chess/bitboard.hpp"
@@ -147,11 +146,10 @@ struct Rays {
         for (int d = 0; d < 8; ++d) {
             const int* step = d < 4 ? ROOK_DIRS[d] : BISHOP_DIRS[d - 4];
             upward[d] = step[0] + 8 * step[1] > 0;
-            const int one[1][2] = {{step[0], step[1]}};
             for (int sq = 0; sq < 64; ++sq) {
                 Bitboard att = 0;
-                for (int f = file_of(sq) + one[0][0], r = rank_of(sq) + one[0][1]; f >= 0 && f < 8 && r >= 0 && r < 8;
-                     f += one[0][0], r += one[0][1])
+                for (int f = file_of(sq) + step[0], r = rank_of(sq) + step[1]; f >= 0 && f < 8 && r >= 0 && r < 8;
+                     f += step[0], r += step[1])
                     att |= square_bb(make_square(f, r));
                 ray[d][sq] = att;
             }

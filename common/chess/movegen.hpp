@@ -97,10 +97,7 @@ CHESS_FI bool castling_squares_safe(const Attacks& at, int first, int king, int 
     return rook > king || (rook & 7) != 1 || !(their_orth & square_bb(first));
 }
 
-}  // namespace detail
-
-namespace detail {
-
+// The generator itself, inlined into generate_moves and count_moves.
 template <Color Us, class Sink>
 CHESS_FI void generate_moves_inline(const Position& p, const Attacks& at, Sink& sink) {
     constexpr Color Them = ~Us;
