@@ -3,7 +3,6 @@
 // repetition and move-count rules when a move history is given.
 #include <fstream>
 #include <iostream>
-#include <regex>
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
@@ -65,21 +64,6 @@ int analyze_one(const AnalyzeCommandOptions& o) {
     return EXIT_OK;
 }
 
-// What a line of a position file says besides its position: the EPD `id`
-// operation, and the rest of the line (other operations, or a ';' comment).
-void set_origin(analysis::PositionReport& r, const std::string& rest_of_line, size_t line_no) {
-    r.line = line_no;
-    std::string rest = rest_of_line;
-    static const std::regex id_op(R"re((^|;)\s*id\s+"([^"]*)"\s*(;|$))re");
-    std::smatch m;
-    if (std::regex_search(rest, m, id_op)) {
-        r.id = m[2];
-        rest = m.prefix().str() + ";" + m.suffix().str();
-    }
-    const size_t a = rest.find_first_not_of(" \t;"), b = rest.find_last_not_of(" \t;");
-    r.comment = a == std::string::npos ? "" : rest.substr(a, b - a + 1);
-}
-
 // analyze --file: a file (or '-', standard input) read in chunks analysed in
 // parallel; standard input one line at a time, each answer written and
 // flushed as soon as its line is done, so that analyze serves as a
@@ -116,7 +100,7 @@ int analyze_file(const AnalyzeCommandOptions& o) {
         auto reports = analysis::analyze_batch(fens, a, o.threads, &bar);
         bar.finish();
         for (size_t i = 0; i < reports.size(); ++i) {
-            set_origin(reports[i], rests[i], lines[i]);
+            analysis::set_origin(reports[i], rests[i], lines[i]);
             if (!reports[i].parsed && malformed++ == 0)
                 first_malformed = "line " + std::to_string(lines[i]) + ": " + reports[i].problems.front();
             write(reports[i], o.json);

@@ -205,11 +205,9 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
     std::string rows;
     for (const auto& p : r.plies) {
         json::Object row;
-        row.raw("ply", std::to_string(p.ply)).cnt("distinct", p.distinct).cnt("paths", p.paths);
-        row.cnt("in_check", p.in_check).cnt("checkmates", p.checkmates).cnt("stalemates", p.stalemates);
-        row.cnt("dead", p.insufficient).cnt("check_paths", p.check_paths).cnt("checkmate_paths", p.checkmate_paths);
-        row.cnt("stalemate_paths", p.stalemate_paths).cnt("dead_paths", p.insufficient_paths);
-        row.cnt("en_passant", p.en_passant).cnt("castling", p.castling);
+        row.raw("ply", std::to_string(p.ply));
+        const std::vector<chess::u128> fields = frontier::count_fields(p);
+        for (size_t i = 0; i < fields.size(); ++i) row.cnt(frontier::count_field_names()[i], fields[i]);
         row.raw("passes", std::to_string(p.passes));
         rows += (rows.empty() ? "" : ", ") + row.text();
     }

@@ -7,7 +7,6 @@
 
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
-#include "json.hpp"
 #include "progress.hpp"
 #include "suite.hpp"
 #include "verify.hpp"
@@ -23,25 +22,6 @@ struct VerifyCommandOptions {
     bool no_chess960_starts = false;
     bool json = false;
 };
-
-// One object: "clean" or "mismatch", the run's parameters and sizes, and a
-// mismatch's fields.
-void print_json(const VerifyCommandOptions& o, const VerifyReport& r) {
-    json::Object obj;
-    obj.str("result", r.mismatch ? "mismatch" : "clean").raw("samples", std::to_string(r.samples));
-    obj.raw("roots", std::to_string(o.run.roots.size())).raw("chess960_starts", o.run.chess960_starts ? "true" : "false");
-    obj.raw("depth", std::to_string(o.run.depth)).raw("seed", std::to_string(o.run.seed));
-    obj.raw("nodes", std::to_string(r.nodes)).raw("leaves", std::to_string(r.leaves)).num("seconds", r.seconds);
-    if (const auto& m = r.mismatch) {
-        json::Object mm;
-        mm.raw("sample", std::to_string(m->sample)).str("check", m->check).str("detail", m->detail);
-        mm.str("root", m->root_fen).raw("path", json::strings(m->path)).str("position", m->fen);
-        mm.str("reference_reads", m->reference_fen).raw("only_gperft", json::strings(m->only_common));
-        mm.raw("only_reference", json::strings(m->only_reference));
-        obj.raw("mismatch", mm.text());
-    }
-    std::cout << obj.text() << std::endl;
-}
 
 // The start position, every --fen, and every entry of --suite that the FEN
 // parser accepts.
@@ -84,7 +64,7 @@ int run_verify_command(VerifyCommandOptions& o) {
         o.run.progress = nullptr;
     }
     if (o.json) {
-        print_json(o, r);
+        std::cout << verify_json(o.run, r) << std::endl;
         return r.mismatch ? EXIT_MISMATCH : EXIT_OK;
     }
     if (r.mismatch) {

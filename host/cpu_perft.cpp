@@ -8,6 +8,7 @@
 #include "chess/perft.hpp"
 #include "deep/count_math.hpp"
 #include "progress.hpp"
+#include "run_stop.hpp"
 
 namespace gperft {
 
@@ -53,7 +54,7 @@ std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int dep
     if (progress) progress->set_total(items.size());
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
+        for (size_t k; !stop_requested() && (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
             counts[k] = count(items[k].pos, d);
             if (progress) progress->advance(1, counts[k]);
         }
@@ -63,14 +64,39 @@ std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int dep
     for (int t = 1; t < n; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    throw_if_stop_requested();
     for (size_t k = 0; k < items.size(); ++k) out[items[k].owner] += counts[k];
     return out;
 }
 
+namespace {
+
+// perft for a run that may be asked to stop: it checks for the request
+// between the subtrees of each node more than 5 plies above the leaves
+// (each subtree a few milliseconds), and gives up (its count is thrown away).
+u128 stoppable_perft(const Position& p, const Attacks& at, int depth) {
+    if (depth <= 5) return perft(p, at, depth);
+    MoveList list;
+    generate_moves(p, at, list);
+    u128 n = 0;
+    for (Move m : list) {
+        if (stop_requested()) return 0;
+        n += stoppable_perft(apply_move(p, m), at, depth - 1);
+    }
+    return n;
+}
+
+}  // namespace
+
 std::vector<u128> cpu_perft_batch(const std::vector<Position>& roots, int depth, int threads, Progress* progress) {
     const Attacks at = host_attacks();
+    const bool stoppable = stop_armed();
     return cpu_parallel_batch(
-        roots, depth, threads, [at](const Position& p, int d) -> u128 { return perft(p, at, d); }, progress);
+        roots, depth, threads,
+        [at, stoppable](const Position& p, int d) -> u128 {
+            return stoppable ? stoppable_perft(p, at, d) : perft(p, at, d);
+        },
+        progress);
 }
 
 PerftResult divide_perft(const Position& root, int depth, const char* backend, const BatchCounter& batch) {

@@ -8,6 +8,7 @@
 
 #include "cpu_perft.hpp"
 #include "progress.hpp"
+#include "run_stop.hpp"
 
 namespace gperft {
 
@@ -17,7 +18,7 @@ namespace {
 
 // Expands the first plies on the calling thread (classifying their moves)
 // until there are enough subtrees to keep every thread busy (or, split, to
-// move a progress line smoothly on one thread).
+// move a progress line smoothly on one thread, or to stop soon on request).
 std::vector<Position> expand(const Position& root, int depth, int nthreads, bool split, std::vector<StatsTotal>& rows,
                              int& ply) {
     const Attacks at = host_attacks();
@@ -47,7 +48,8 @@ std::vector<StatsTotal> cpu_perft_stats(const Position& root, int depth, int thr
     if (depth <= 0) return rows;
     const int nthreads = threads > 0 ? threads : default_threads();
     int ply = 0;
-    const std::vector<Position> items = expand(root, depth, nthreads, progress && progress->active(), rows, ply);
+    const std::vector<Position> items =
+        expand(root, depth, nthreads, (progress && progress->active()) || stop_armed(), rows, ply);
     const int rest = depth - ply;
     if (progress) progress->set_total(items.size());
 
@@ -57,7 +59,7 @@ std::vector<StatsTotal> cpu_perft_stats(const Position& root, int depth, int thr
         const Attacks at = host_attacks();
         std::vector<StatsTotal> mine(rest);
         std::vector<PerftStats> item(rest);
-        for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
+        for (size_t k; !stop_requested() && (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
             std::fill(item.begin(), item.end(), PerftStats{});
             perft_stats(items[k], at, rest, item.data());
             for (int d = 0; d < rest; ++d) mine[d] += item[d];
@@ -71,6 +73,7 @@ std::vector<StatsTotal> cpu_perft_stats(const Position& root, int depth, int thr
     for (int t = 1; t < n; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    throw_if_stop_requested();
     return rows;
 }
 

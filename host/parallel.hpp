@@ -1,5 +1,6 @@
 // A parallel loop for independent items: threads take indices from a shared
-// counter, so uneven items balance themselves.
+// counter, so uneven items balance themselves. A stop request (run_stop.hpp)
+// ends the loop between items and throws Stopped here.
 #pragma once
 
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include <cstddef>
 #include <thread>
 #include <vector>
+
+#include "run_stop.hpp"
 
 namespace gperft {
 
@@ -18,12 +21,13 @@ void parallel_for(size_t n, int threads, Fn&& fn) {
     const size_t count = std::max<size_t>(1, std::min(want, n));
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
+        for (size_t i; !stop_requested() && (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
     };
     std::vector<std::thread> pool;
     for (size_t t = 1; t < count; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    throw_if_stop_requested();
 }
 
 }  // namespace gperft

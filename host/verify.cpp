@@ -11,7 +11,9 @@
 #include "chess/io/fen.hpp"
 #include "chess/movegen.hpp"
 #include "cpu_perft.hpp"
+#include "json.hpp"
 #include "progress.hpp"
+#include "run_stop.hpp"
 #include "reference/reference.hpp"
 
 namespace gperft {
@@ -264,7 +266,7 @@ VerifyReport run_verify(const VerifyOptions& o) {
     VerifyReport report;
     const auto worker = [&] {
         uint64_t nodes = 0, leaves = 0;
-        for (int i; (i = next.fetch_add(1)) < o.positions && i < first_failure.load();) {
+        for (int i; !stop_requested() && (i = next.fetch_add(1)) < o.positions && i < first_failure.load();) {
             Rng rng{o.seed * 0x100000001B3ull + uint64_t(i)};
             const Position root = root_of(o, roots, i, rng);
             SampleChecker checker(i, root);
@@ -295,9 +297,27 @@ VerifyReport run_verify(const VerifyOptions& o) {
     for (int t = 1; t < n; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    throw_if_stop_requested();
     report.samples = std::min(o.positions, first_failure.load() == INT_MAX ? o.positions : first_failure.load() + 1);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
+}
+
+std::string verify_json(const VerifyOptions& o, const VerifyReport& r) {
+    json::Object obj;
+    obj.str("result", r.mismatch ? "mismatch" : "clean").raw("samples", std::to_string(r.samples));
+    obj.raw("roots", std::to_string(o.roots.size())).boolean("chess960_starts", o.chess960_starts);
+    obj.raw("depth", std::to_string(o.depth)).raw("seed", std::to_string(o.seed));
+    obj.raw("nodes", std::to_string(r.nodes)).raw("leaves", std::to_string(r.leaves)).num("seconds", r.seconds);
+    if (const auto& m = r.mismatch) {
+        json::Object mm;
+        mm.raw("sample", std::to_string(m->sample)).str("check", m->check).str("detail", m->detail);
+        mm.str("root", m->root_fen).raw("path", json::strings(m->path)).str("position", m->fen);
+        mm.str("reference_reads", m->reference_fen).raw("only_gperft", json::strings(m->only_common));
+        mm.raw("only_reference", json::strings(m->only_reference));
+        obj.raw("mismatch", mm.text());
+    }
+    return obj.text();
 }
 
 }  // namespace gperft

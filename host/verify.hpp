@@ -61,6 +61,10 @@ struct VerifyReport {
 // seed, whatever the thread count.
 VerifyReport run_verify(const VerifyOptions& options);
 
+// The report as one JSON object (verify --json): "clean" or "mismatch", the
+// run's parameters and sizes, and a mismatch's fields.
+std::string verify_json(const VerifyOptions& options, const VerifyReport& report);
+
 // The tree below one position, walked by both generators side by side as
 // run_verify walks it below each sample (p for common/, b for the
 // reference); the first difference, or nothing.

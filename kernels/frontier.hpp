@@ -56,8 +56,10 @@ class PassLog {
 };
 
 // A ply's counts as 128-bit numbers in a fixed order (ply and passes
-// apart), and back: for sums over processes and for journals.
+// apart), and back: for sums over processes and for journals. The names
+// are the JSON keys of unique's rows, in the same order.
 std::vector<chess::u128> count_fields(const PlyCounts& c);
+const std::vector<const char*>& count_field_names();
 PlyCounts from_fields(int ply, int passes, const std::vector<chess::u128>& fields);
 
 struct Options {

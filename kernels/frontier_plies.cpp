@@ -33,6 +33,13 @@ std::vector<chess::u128> count_fields(const PlyCounts& c) {
             c.check_paths,  c.checkmate_paths, c.stalemate_paths, c.insufficient_paths, c.en_passant, c.castling};
 }
 
+const std::vector<const char*>& count_field_names() {
+    static const std::vector<const char*> names{"distinct",    "paths",           "in_check",        "checkmates",
+                                                "stalemates",  "dead",            "check_paths",     "checkmate_paths",
+                                                "stalemate_paths", "dead_paths", "en_passant",      "castling"};
+    return names;
+}
+
 PlyCounts from_fields(int ply, int passes, const std::vector<chess::u128>& f) {
     PlyCounts c;
     c.ply = ply, c.passes = passes;

@@ -1,6 +1,7 @@
 #include "analysis/report.hpp"
 
 #include <chrono>
+#include <regex>
 #include <sstream>
 
 #include "analysis/legality.hpp"
@@ -185,6 +186,21 @@ std::pair<std::string, std::string> split_position_line(const std::string& line)
 }
 
 std::string fen_part_of_line(const std::string& line) { return split_position_line(line).first; }
+
+// What a line of a position file says besides its position: the EPD `id`
+// operation, and the rest of the line (other operations, or a ';' comment).
+void set_origin(PositionReport& r, const std::string& rest_of_line, size_t line_no) {
+    r.line = line_no;
+    std::string rest = rest_of_line;
+    static const std::regex id_op(R"re((^|;)\s*id\s+"([^"]*)"\s*(;|$))re");
+    std::smatch m;
+    if (std::regex_search(rest, m, id_op)) {
+        r.id = m[2];
+        rest = m.prefix().str() + ";" + m.suffix().str();
+    }
+    const size_t a = rest.find_first_not_of(" \t;"), b = rest.find_last_not_of(" \t;");
+    r.comment = a == std::string::npos ? "" : rest.substr(a, b - a + 1);
+}
 
 std::string report_json(const PositionReport& r) {
     json::Object o;

@@ -89,6 +89,11 @@ std::string fen_part_of_line(const std::string& line);
 // what follows it.
 std::pair<std::string, std::string> split_position_line(const std::string& line);
 
+// Sets where a report's position came from: its line (0: none) and what
+// the rest of that line says, the EPD `id` operation apart from the other
+// operations or a ';' comment.
+void set_origin(PositionReport& r, const std::string& rest_of_line, size_t line_no);
+
 // Output: one JSON object (a JSON Lines record), or an indented text block.
 std::string report_json(const PositionReport& r);
 std::string report_text(const PositionReport& r);

@@ -13,6 +13,8 @@ import sys
 import chess
 import chess.engine
 
+from python_chess_tree import divide as divide_of, random_boards
+
 
 class Perft(chess.engine.BaseCommand):
     """`go perft N` on the current position: {move: count} and the total."""
@@ -37,26 +39,6 @@ class Perft(chess.engine.BaseCommand):
             self.divide[move] = int(count)
 
 
-def perft(board, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for m in board.legal_moves:
-        board.push(m)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
-
-
-def python_chess_divide(board, depth):
-    out = {}
-    for m in board.legal_moves:
-        board.push(m)
-        out[m.uci()] = perft(board, depth - 1)
-        board.pop()
-    return out
-
-
 def main():
     failures = []
     engine = chess.engine.SimpleEngine.popen_uci([sys.argv[1], "uci"], timeout=60)
@@ -67,22 +49,12 @@ def main():
             if option not in engine.options:
                 failures.append("option %s not offered" % option)
         engine.configure({"Threads": 2, "Backend": "cpu"})
-        rng = random.Random(20261201)
-        boards = []
-        for game in range(12):
-            chess960 = game % 3 == 2
-            board = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
-            for _ in range(rng.randrange(40)):
-                moves = list(board.legal_moves)
-                if not moves:
-                    break
-                board.push(rng.choice(moves))
-            boards.append(board)
+        boards = random_boards(12, random.Random(20261201), 39, chess960=lambda game: game % 3 == 2)
         for board in boards:
             fen = board.fen(shredder=board.chess960)
             depth = 3 if board.chess960 else 2
             divide, total = engine.communicate(lambda e: Perft(e, fen, board.chess960, depth))
-            expected = python_chess_divide(board, depth)
+            expected = divide_of(board, depth)
             if divide != expected or total != sum(expected.values()):
                 failures.append("%s depth %d: gperft %d, python-chess %d; moves differ: %s" % (
                     fen, depth, total, sum(expected.values()),

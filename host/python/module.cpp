@@ -1,0 +1,279 @@
+// `import gperft`: the engines of the command line as Python functions. Each
+// returns what the matching `--json` command prints, as Python objects, with
+// every count an exact Python int (no strings past 2^53). A call runs without
+// the GIL on a thread of its own, while the calling thread watches for
+// Ctrl-C: KeyboardInterrupt stops the engines between work items (a stopped
+// call returns nothing). Calls run one at a time; each uses every core.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "analysis/report.hpp"
+#include "backend.hpp"
+#include "chess/io/count_text.hpp"
+#include "chess/io/fen.hpp"
+#include "cli.hpp"
+#include "cpu_stats.hpp"
+#include "frontier.hpp"
+#include "gpu_perft.hpp"
+#include "run_stop.hpp"
+#include "verify.hpp"
+
+namespace nb = nanobind;
+using namespace gperft;
+using chess::u128;
+
+namespace {
+
+nb::int_ to_int(u128 v) {
+    const std::string digits = chess::to_string(v);
+    return nb::steal<nb::int_>(PyLong_FromString(digits.c_str(), nullptr, 10));
+}
+
+nb::object from_json(const std::string& text) { return nb::module_::import_("json").attr("loads")(text); }
+
+Backend backend_of(const std::string& name) {
+    if (name == "cpu") return Backend::Cpu;
+    if (name == "gpu") return Backend::Gpu;
+    if (name == "auto") return Backend::Auto;
+    throw std::invalid_argument("'" + name + "' is not a backend: use cpu, gpu or auto");
+}
+
+int threads_of(const std::optional<int>& threads) {
+    if (threads && (*threads < 1 || *threads > 1024))
+        throw std::invalid_argument("threads: " + std::to_string(*threads) + " is not in 1..1024");
+    return threads.value_or(0);
+}
+
+void check_depth(int depth, int most) {
+    if (depth < 0 || depth > most)
+        throw std::invalid_argument("depth: " + std::to_string(depth) + " is not in 0.." + std::to_string(most));
+}
+
+chess::Position root_of(std::string fen, const std::string& moves, bool chess960) {
+    if (fen == "startpos") fen = chess::START_FEN;
+    return cli::position_from(fen, moves, chess960);
+}
+
+std::mutex one_call;  // the engines' stop request is process-wide
+
+// Runs f on a thread of its own without the GIL; the calling thread checks
+// for signals every 50 ms and, on KeyboardInterrupt (or any exception a
+// signal handler raises), asks the engines to stop and raises it once f has
+// returned.
+template <class F>
+auto run(F&& f) -> decltype(f()) {
+    std::optional<decltype(f())> result;
+    std::exception_ptr error;
+    bool interrupted = false;
+    {
+        nb::gil_scoped_release no_gil;
+        std::lock_guard<std::mutex> only_me(one_call);
+        StopScope stop;
+        std::mutex m;
+        std::condition_variable cv;
+        bool done = false;
+        std::thread worker([&] {
+            try {
+                result.emplace(f());
+            } catch (...) {
+                error = std::current_exception();
+            }
+            std::lock_guard<std::mutex> g(m);
+            done = true;
+            cv.notify_one();
+        });
+        std::unique_lock<std::mutex> lock(m);
+        while (!cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
+            if (interrupted) continue;
+            lock.unlock();
+            {
+                nb::gil_scoped_acquire gil;
+                interrupted = PyErr_CheckSignals() != 0;
+            }
+            if (interrupted) StopScope::request();
+            lock.lock();
+        }
+        lock.unlock();
+        worker.join();
+    }
+    if (interrupted) throw nb::python_error();
+    if (error) std::rethrow_exception(error);
+    return std::move(*result);
+}
+
+nb::object perft(const std::string& fen, int depth, const std::string& moves, bool divide, const std::string& backend,
+                 const std::optional<int>& threads, bool chess960) {
+    check_depth(depth, 30);
+    const chess::Position root = root_of(fen, moves, chess960);
+    const Backend b = backend_of(backend);
+    const int t = threads_of(threads);
+    const PerftResult r = run([&] { return run_perft(root, depth, b, t); });
+    if (!divide) return to_int(r.nodes);
+    nb::dict d;
+    for (const auto& [move, n] : cli::sorted_divide(r, root)) d[nb::str(move.c_str())] = to_int(n);
+    return d;
+}
+
+nb::dict stats(const std::string& fen, int depth, const std::string& moves, const std::string& backend,
+               const std::optional<int>& threads, bool chess960) {
+    check_depth(depth, 30);
+    const chess::Position root = root_of(fen, moves, chess960);
+    const Backend b = resolve_backend(backend_of(backend));
+    const int t = threads_of(threads);
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<StatsTotal> rows =
+        run([&] { return b == Backend::Gpu ? gpu::perft_stats(root, depth) : cpu_perft_stats(root, depth, t); });
+    nb::list plies;
+    for (size_t d = 0; d < rows.size(); ++d) {
+        nb::dict row;
+        row["depth"] = d + 1;
+        for (const StatColumn& c : stat_columns()) row[c.key] = to_int(c.value(rows[d]));
+        plies.append(row);
+    }
+    nb::dict out;
+    out["fen"] = chess::to_fen(root);
+    out["depth"] = depth;
+    out["nodes"] = to_int(depth == 0 ? 1 : rows.back().c[chess::STAT_NODES]);
+    out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out["backend"] = b == Backend::Gpu ? "gpu" : "cpu";
+    out["stats"] = plies;
+    return out;
+}
+
+nb::dict unique(int depth, const std::string& fen, const std::string& backend, const std::optional<int>& threads,
+                const std::optional<uint64_t>& memory_mib, bool chess960) {
+    check_depth(depth, 20);
+    const chess::Position root = root_of(fen, "", chess960);
+    const bool gpu = resolve_backend(backend_of(backend)) == Backend::Gpu;
+    frontier::Options o;
+    o.threads = threads_of(threads);
+    o.budget_bytes = memory_mib.value_or(0) << 20;
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<frontier::PlyCounts> counts = run([&] {
+        const auto engine = gpu ? frontier::make_gpu_engine(o) : frontier::make_cpu_engine(o);
+        return frontier::run_plies(*engine, frontier::root_frontier(root), depth, nullptr, nullptr);
+    });
+    nb::list plies;
+    for (const frontier::PlyCounts& p : counts) {
+        nb::dict row;
+        row["ply"] = p.ply;
+        const std::vector<u128> fields = frontier::count_fields(p);
+        for (size_t i = 0; i < fields.size(); ++i) row[frontier::count_field_names()[i]] = to_int(fields[i]);
+        row["passes"] = p.passes;
+        plies.append(row);
+    }
+    nb::dict out;
+    out["fen"] = chess::to_fen(root);
+    out["depth"] = depth;
+    out["backend"] = gpu ? "gpu" : "cpu";
+    out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out["plies"] = plies;
+    return out;
+}
+
+// One position (a str: one dict, and a FEN that is not FEN raises) or many
+// (a list of dicts; the index names a bad one).
+nb::object analyze(nb::object fens, const std::string& side, const std::string& mode,
+                   const std::optional<uint64_t>& budget, const std::string& backend,
+                   const std::optional<int>& threads) {
+    const bool one = nb::isinstance<nb::str>(fens);
+    std::vector<std::string> lines;
+    if (one) lines.push_back(nb::cast<std::string>(fens));
+    else
+        for (nb::handle item : fens) lines.push_back(nb::cast<std::string>(item));
+    analysis::AnalyzeOptions a;
+    if (mode == "full") a.mode = analysis::SearchMode::Full;
+    else if (mode == "quick") a.mode = analysis::SearchMode::Quick;
+    else if (mode == "no-search") a.mode = analysis::SearchMode::NoSearch;
+    else throw std::invalid_argument("mode: '" + mode + "' is not full, quick or no-search");
+    if (side != "white" && side != "black" && side != "both")
+        throw std::invalid_argument("side: '" + side + "' is not white, black or both");
+    a.side[chess::WHITE] = side != "black";
+    a.side[chess::BLACK] = side != "white";
+    if (budget && (*budget < 1 || *budget > uint64_t(1) << 40))
+        throw std::invalid_argument("budget: " + std::to_string(*budget) + " is not in 1..2^40");
+    if (budget) a.budget.max_nodes = *budget;
+    a.gpu = resolve_backend(backend_of(backend)) == Backend::Gpu && !one;
+    const int t = threads_of(threads);
+    std::vector<std::string> positions, rests;
+    for (const std::string& line : lines) {
+        auto [fen, rest] = analysis::split_position_line(line);
+        positions.push_back(fen == "startpos" ? chess::START_FEN : fen);
+        rests.push_back(rest);
+    }
+    std::vector<analysis::PositionReport> reports = run([&] { return analysis::analyze_batch(positions, a, t); });
+    nb::list out;
+    for (size_t i = 0; i < reports.size(); ++i) {
+        if (!reports[i].parsed)
+            throw std::invalid_argument(one ? reports[i].problems.front()
+                                            : "fens[" + std::to_string(i) + "]: " + reports[i].problems.front());
+        analysis::set_origin(reports[i], rests[i], 0);
+        out.append(from_json(analysis::report_json(reports[i])));
+    }
+    return one ? nb::object(out[0]) : nb::object(out);
+}
+
+nb::object verify(int positions, int depth, uint64_t seed, const std::vector<std::string>& fens, bool chess960,
+                  bool chess960_starts, int max_playout, const std::optional<int>& threads) {
+    if (positions < 1) throw std::invalid_argument("positions: " + std::to_string(positions) + " is less than 1");
+    check_depth(depth, 6);
+    if (max_playout < 0) throw std::invalid_argument("max_playout: " + std::to_string(max_playout) + " is negative");
+    VerifyOptions o;
+    o.positions = positions, o.depth = depth, o.seed = seed, o.max_playout = max_playout;
+    o.chess960_starts = chess960_starts;
+    o.threads = threads_of(threads);
+    o.roots.push_back(chess::parse_fen(chess::START_FEN));
+    for (const std::string& fen : fens) o.roots.push_back(root_of(fen, "", chess960));
+    const VerifyReport r = run([&] { return run_verify(o); });
+    return from_json(verify_json(o, r));
+}
+
+}  // namespace
+
+NB_MODULE(gperft, m) {
+    m.doc() = "gperft: perft counts, perft statistics, distinct positions, position analysis and move-generator "
+              "verification, on the CPU or a CUDA GPU. Every count is an exact int.";
+    nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+        try {
+            std::rethrow_exception(p);
+        } catch (const chess::FenError& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const BackendUnavailable& e) {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+        }
+    });
+    using namespace nb::literals;
+    m.def("perft", &perft, "fen"_a, "depth"_a, nb::kw_only(), "moves"_a = "", "divide"_a = false,
+          "backend"_a = "auto", "threads"_a = nb::none(), "chess960"_a = false,
+          "The number of legal move paths of `depth` plies from `fen` ('startpos' or a FEN; after `moves`, UCI text). With "
+          "divide=True, a dict {UCI move: count}, sorted by move text as the command line's divide.");
+    m.def("stats", &stats, "fen"_a, "depth"_a, nb::kw_only(), "moves"_a = "", "backend"_a = "auto",
+          "threads"_a = nb::none(), "chess960"_a = false,
+          "perft --stats --json as a dict: per ply, nodes, captures, e.p., castles, promotions, checks by kind, "
+          "checkmates by kind, stalemates.");
+    m.def("unique", &unique, "depth"_a, "fen"_a = "startpos", nb::kw_only(), "backend"_a = "auto",
+          "threads"_a = nb::none(), "memory_mib"_a = nb::none(), "chess960"_a = false,
+          "unique --json as a dict: distinct positions (FIDE 9.2) after each ply 0..depth, classified, with "
+          "their path counts.");
+    m.def("analyze", &analyze, "fens"_a, nb::kw_only(), "side"_a = "both", "mode"_a = "full",
+          "budget"_a = nb::none(), "backend"_a = "auto", "threads"_a = nb::none(),
+          "analyze --json: one dict for a FEN (or EPD line), a list of dicts for a list of them. mode: full, quick "
+          "(reach analysis and a short helpmate search) or no-search; budget: search nodes per side.");
+    m.def("verify", &verify, nb::kw_only(), "positions"_a = 1000, "depth"_a = 2, "seed"_a = 1,
+          "fens"_a = std::vector<std::string>{}, "chess960"_a = false, "chess960_starts"_a = true,
+          "max_playout"_a = 200, "threads"_a = nb::none(),
+          "verify --json as a dict: the move generator checked against the independent reference generator on "
+          "random positions ('result' is 'clean' or 'mismatch').");
+    m.def("_int_of_count_text", [](const std::string& s) {
+        const std::optional<u128> v = chess::parse_u128(s);
+        if (!v) throw std::invalid_argument("'" + s + "' is not a 128-bit count");
+        return to_int(*v);
+    }, "The conversion every count goes through (for the tests).");
+}

@@ -1,0 +1,208 @@
+"""pytest suite of the Python module `gperft` (pip install .), cross-checked
+with python-chess (PyPI `chess`) on positions of random games, Chess960
+included. GPERFT_BINARY, when set, names the command-line program whose
+error messages the module's must repeat."""
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import chess
+import pytest
+
+import gperft
+from python_chess_tree import divide as chess_divide, perft as chess_perft, random_boards
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def random_positions(count, seed, chess960=False):
+    """FENs of random games of 0..60 plies that still have a legal move."""
+    boards = random_boards(4 * count, random.Random(seed), 60, chess960=lambda i: chess960)
+    return [b.fen(shredder=chess960) for b in boards if any(b.legal_moves)][:count]
+
+
+def board_of(fen, chess960=False):
+    return chess.Board(fen, chess960=chess960)
+
+
+@pytest.mark.parametrize("chess960", [False, True])
+def test_perft_and_divide_agree_with_python_chess(chess960):
+    for i, fen in enumerate(random_positions(12, seed=7 + chess960, chess960=chess960)):
+        depth = 1 + i % 3
+        board = board_of(fen, chess960)
+        expected = chess_divide(board, depth)
+        divide = gperft.perft(fen, depth, divide=True, chess960=chess960)
+        assert divide == expected, fen
+        assert list(divide) == sorted(divide), "divide is sorted by move text"
+        total = gperft.perft(fen, depth, chess960=chess960)
+        assert type(total) is int and total == sum(expected.values()), fen
+
+
+def test_perft_takes_moves_and_startpos():
+    board = chess.Board()
+    for uci in ["e2e4", "e7e5", "g1f3"]:
+        board.push_uci(uci)
+    assert gperft.perft("startpos", 3, moves="e2e4 e7e5 g1f3") == chess_perft(board, 3)
+    assert gperft.perft(KIWIPETE, 3, threads=1) == 97862  # the published perft(3)
+
+
+def leaf_stats(board, depth, rows):
+    """Each move at ply k (k = 1..depth) classified as perft --stats does."""
+    ply = len(rows) - depth
+    for move in board.legal_moves:
+        row = rows[ply]
+        row["nodes"] += 1
+        row["captures"] += board.is_capture(move)
+        row["enpassants"] += board.is_en_passant(move)
+        row["castles"] += board.is_castling(move)
+        row["promotions"] += move.promotion is not None
+        board.push(move)
+        row["checks"] += board.is_check()
+        row["checkmates"] += board.is_checkmate()
+        row["stalemates"] += board.is_stalemate()
+        if depth > 1:
+            leaf_stats(board, depth - 1, rows)
+        board.pop()
+
+
+def test_stats_agree_with_python_chess():
+    keys = ["nodes", "captures", "enpassants", "castles", "promotions", "checks", "checkmates", "stalemates"]
+    for i, fen in enumerate(random_positions(6, seed=11) + [KIWIPETE]):
+        depth = 2 + i % 2
+        rows = [dict.fromkeys(keys, 0) for _ in range(depth)]
+        leaf_stats(board_of(fen), depth, rows)
+        got = gperft.stats(fen, depth, backend="cpu")
+        assert got["backend"] == "cpu" and got["depth"] == depth
+        assert got["nodes"] == rows[-1]["nodes"]
+        for k, row in enumerate(got["stats"]):
+            assert row["depth"] == k + 1
+            assert {key: row[key] for key in keys} == rows[k], (fen, k + 1)
+
+
+def distinct_per_ply(board, depth):
+    """Distinct positions (python-chess's transposition key: pieces, side,
+    castling rights, and an e.p. square only when a capture there is legal)."""
+    level = {board._transposition_key(): board}
+    counts = [1]
+    for _ in range(depth):
+        nxt = {}
+        for b in level.values():
+            for move in b.legal_moves:
+                child = b.copy(stack=False)
+                child.push(move)
+                nxt.setdefault(child._transposition_key(), child)
+        level = nxt
+        counts.append(len(level))
+    return counts
+
+
+def test_unique_agrees_with_python_chess():
+    got = gperft.unique(3)
+    assert [p["distinct"] for p in got["plies"]] == distinct_per_ply(chess.Board(), 3) == [1, 20, 400, 5362]
+    assert [p["paths"] for p in got["plies"]] == [1, 20, 400, 8902]
+    for fen in random_positions(3, seed=5):
+        got = gperft.unique(2, fen, threads=2)
+        assert [p["distinct"] for p in got["plies"]] == distinct_per_ply(board_of(fen), 2), fen
+        assert got["plies"][2]["paths"] == chess_perft(board_of(fen), 2)
+
+
+def replays_to_mate(fen, line, winner):
+    board = board_of(fen)
+    for uci in line.split():
+        move = chess.Move.from_uci(uci)
+        assert move in board.legal_moves, (fen, line, uci)
+        board.push(move)
+    return board.is_checkmate() and board.turn != winner
+
+
+def test_analyze_agrees_with_python_chess_and_its_helpmates_replay():
+    fens = random_positions(20, seed=3) + ["8/8/8/8/8/8/8/K1k5 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]
+    reports = gperft.analyze(fens, budget=20000)
+    assert len(reports) == len(fens)
+    for fen, r in zip(fens, reports):
+        board = board_of(fen)
+        assert r["fen"] == fen and r["legal"]
+        assert r["check"] == board.is_check()
+        assert r["checkmate"] == board.is_checkmate()
+        assert r["stalemate"] == board.is_stalemate()
+        assert r["moves"] == board.legal_moves.count()
+        for side, colour in (("white", chess.WHITE), ("black", chess.BLACK)):
+            if r[side + "_can_mate"] is True and (side + "_helpmate") in r:
+                assert replays_to_mate(fen, r[side + "_helpmate"], colour), (fen, side)
+            if board.has_insufficient_material(colour):
+                assert r[side + "_can_mate"] is False, (fen, side)
+    assert reports[-2]["dead"] is True
+    assert reports[-1]["stalemate"] is True
+    one = gperft.analyze("startpos ; id \"start\";", side="white", mode="quick")
+    assert one["id"] == "start" and one["moves"] == 20 and one["black_can_mate"] is None
+
+
+def test_verify_is_clean():
+    r = gperft.verify(positions=40, depth=2, seed=9, fens=[KIWIPETE])
+    assert r["result"] == "clean" and r["samples"] == 40 and r["roots"] == 2 and r["nodes"] > 40
+
+
+def test_counts_are_exact_past_2_to_the_64():
+    for v in [2**53 + 1, 2**64 + 1, 61885021521585529237, 2**128 - 1]:
+        got = gperft._int_of_count_text(str(v))
+        assert type(got) is int and got == v
+
+
+def cli_error(args):
+    binary = os.environ.get("GPERFT_BINARY")
+    if not binary:
+        pytest.skip("GPERFT_BINARY is not set")
+    p = subprocess.run([binary] + args, capture_output=True, text=True)
+    assert p.returncode != 0
+    return p.stderr.splitlines()[0]
+
+
+def test_bad_input_raises_value_error_with_the_cli_message():
+    bad = "rnbqkbnr/pppppppp/8 w - - 0 1"
+    with pytest.raises(ValueError) as e:
+        gperft.perft(bad, 1)
+    assert cli_error(["perft", "--fen", bad, "--depth", "1"]) == "--fen: " + str(e.value)
+    with pytest.raises(ValueError, match="fens\\[1\\]: "):
+        gperft.analyze(["startpos", "not a fen"])
+    with pytest.raises(ValueError, match="not a backend"):
+        gperft.perft("startpos", 1, backend="tpu")
+    with pytest.raises(ValueError, match="depth"):
+        gperft.perft("startpos", -1)
+    with pytest.raises(ValueError, match="threads"):
+        gperft.unique(1, threads=0)
+    with pytest.raises(ValueError, match="mode"):
+        gperft.analyze("startpos", mode="fast")
+
+
+def test_long_calls_release_the_gil():
+    result = []
+    worker = threading.Thread(target=lambda: result.append(gperft.perft(KIWIPETE, 5, threads=1)))
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        time.sleep(0.005)
+        ticks += 1
+    assert result == [193690690]
+    assert ticks >= 10, "the main thread ran only %d times during the perft" % ticks
+
+
+def test_ctrl_c_interrupts_a_long_call():
+    code = ("import sys, gperft\n"
+            "print('go', flush=True)\n"
+            "try:\n"
+            "    gperft.perft('startpos', 10, threads=1)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n"
+            "print(gperft.perft('startpos', 4, threads=1), flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "go\n"
+    time.sleep(0.5)
+    start = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert time.monotonic() - start < 3, "the interrupt took too long"
+    assert out.split() == ["interrupted", "197281"], "the call after the interrupt counts normally"
