@@ -41,10 +41,16 @@ ReachAnalysis::ReachAnalysis(const Position& p, const Attacks& at) : p_(p), at_(
         const int sq = pop_lsb(b);
         reach_[sq] = square_bb(sq);
     }
-    for (;;) {
-        permanent_attacks();
-        flood_pieces();
-        king_regions();
+    // The permanent attacks, the pieces' and the kings' regions depend on
+    // the fixed set alone: redone only when it has shrunk (a round that only
+    // unlocked pawns changes just the pawns' regions).
+    for (Bitboard regions_for = ~fixed_;;) {
+        if (regions_for != fixed_) {
+            permanent_attacks();
+            flood_pieces();
+            king_regions();
+            regions_for = fixed_;
+        }
         flood_pawns();
         const Bitboard c = conflicts();
         const Bitboard l = lock_conflicts();
@@ -139,9 +145,8 @@ void ReachAnalysis::king_regions() {
 // Both kings' squares explored together: a king never steps next to the
 // other, and never makes a stalemating step, unless it leaves a line on which
 // a slider of its side (or a pawn that might promote) could give check.
-// pairs_[b] holds the white king's squares while the black king is on b; the
-// sweeps move the white king for each b set-wise, then the black king, until
-// nothing changes.
+// pairs_[b] holds the white king's squares while the black king is on b,
+// grown set-wise until nothing changes.
 void ReachAnalysis::king_pairs(const Bitboard allowed[2]) {
     const Bitboard white_region = reach_[p_.king[WHITE]], black_region = reach_[p_.king[BLACK]];
     Bitboard lines[2][64], stale_white[64], stale_black_by_target[64];
@@ -166,29 +171,24 @@ void ReachAnalysis::king_pairs(const Bitboard allowed[2]) {
         const int w = pop_lsb(v);
         for (Bitboard t = stalemating_steps(BLACK, w) & black_region; t;) stale_black_by_target[pop_lsb(t)] |= square_bb(w);
     }
+    // A worklist of the black king's squares whose white set grew: each is
+    // closed under white king moves, then passed on by black king moves.
     pairs_[p_.king[BLACK]] = square_bb(p_.king[WHITE]);
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (Bitboard v = black_region; v;) {  // white king moves
-            const int b = pop_lsb(v);
-            const Bitboard ok = allowed[WHITE] & ~at_.king(b) & ~square_bb(b);
-            for (Bitboard w = pairs_[b], n; w; w = n) {
-                n = ((king_spread(w & ~lines[WHITE][b]) & ~stale_white[b]) | king_spread(w & lines[WHITE][b])) & ok &
-                    ~pairs_[b];
-                pairs_[b] |= n;
-            }
+    for (Bitboard dirty = square_bb(p_.king[BLACK]); dirty;) {
+        const int b = pop_lsb(dirty);
+        const Bitboard ok = allowed[WHITE] & ~at_.king(b) & ~square_bb(b);
+        for (Bitboard w = pairs_[b], n; w; w = n) {  // white king moves
+            n = ((king_spread(w & ~lines[WHITE][b]) & ~stale_white[b]) | king_spread(w & lines[WHITE][b])) & ok &
+                ~pairs_[b];
+            pairs_[b] |= n;
         }
-        for (Bitboard v = black_region; v;) {  // black king moves
-            const int b = pop_lsb(v);
-            if (!pairs_[b]) continue;
-            for (Bitboard t = at_.king(b) & allowed[BLACK]; t;) {
-                const int to = pop_lsb(t);
-                const Bitboard add = pairs_[b] & ~at_.king(to) & ~square_bb(to) &
-                                     ~(stale_black_by_target[to] & ~lines[BLACK][b]);
-                if (add & ~pairs_[to]) {
-                    pairs_[to] |= add;
-                    changed = true;
-                }
+        for (Bitboard t = at_.king(b) & allowed[BLACK]; t;) {  // black king moves
+            const int to = pop_lsb(t);
+            const Bitboard add =
+                pairs_[b] & ~at_.king(to) & ~square_bb(to) & ~(stale_black_by_target[to] & ~lines[BLACK][b]);
+            if (add & ~pairs_[to]) {
+                pairs_[to] |= add;
+                dirty |= square_bb(to);
             }
         }
     }
@@ -235,10 +235,12 @@ bool ReachAnalysis::flood_pawn(int sq, Color c, Bitboard targets) {
     }
     reach_[sq] = r;
     const Bitboard blocked = fixed_ & (p_.color[c] | p_.kings());
-    // Re-flooded every time: walls may have gone since the last call.
+    // Flooded again when it has new squares, or walls have gone since.
     Bitboard q = promoted_[sq] | (r & promotion_rank(c));
-    if (q)
+    if (q && (q != promoted_[sq] || promoted_walls_[sq] != fixed_)) {
         for (Bitboard n; (n = flood(QUEEN, q, fixed_, blocked) | flood(KNIGHT, q, fixed_, blocked)) != q;) q = n;
+        promoted_walls_[sq] = fixed_;
+    }
     promoted_[sq] = q;
     return (r | q) != before;
 }

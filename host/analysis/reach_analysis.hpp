@@ -46,6 +46,7 @@ class ReachAnalysis {
     chess::Bitboard perm_attacked_[2] = {0, 0};  // squares a fixed piece of each colour always attacks
     chess::Bitboard reach_[64] = {};             // by current square; pawns: squares as a pawn
     chess::Bitboard promoted_[64] = {};          // pawns: squares as the promoted piece
+    chess::Bitboard promoted_walls_[64] = {};    // the fixed set promoted_[sq] was flooded with
     // King pairs: white king squares possible together with the black king on
     // each square, when both kings' regions are small enough to track jointly.
     bool pairs_valid_ = false;
