@@ -126,6 +126,32 @@ def dead_positions(results, out):
     save(fig, out, "dead_positions.png")
 
 
+def dead_vs_cha(results, out):
+    """Positions per CPU second of analyze and CHA on each position set, with the sides each decided."""
+    d = load(results, "dead_vs_cha.json")
+    if d is None:
+        return
+    sets = list(d["sets"])
+    tools = [("cha", "CHA 2.6.1", PEER), ("gperft", "gperft (default budget)", GPERFT),
+             ("gperft_at_cha_budget", "gperft at CHA's budget", TABLE)]
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    width = 0.8 / len(tools)
+    for j, (key, label, colour) in enumerate(tools):
+        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(sets))]
+        runs = [d["sets"][s][key] for s in sets]
+        ax.bar(xs, [r["positions_per_cpu_second"] for r in runs], width, label=label, color=colour)
+        for x, r in zip(xs, runs):
+            ax.annotate(f"{r['sides_decided']}/{r['sides']}", (x, r["positions_per_cpu_second"]), ha="center",
+                        va="bottom", fontsize=7)
+    ax.set_yscale("log")
+    ax.set_xticks(list(range(len(sets))), [f"{s.replace('_', ' ')}\n({d['sets'][s]['cha']['positions']} positions)"
+                                          for s in sets])
+    ax.set_ylabel("positions per CPU second (both sides)")
+    ax.set_title(f"dead positions beside CHA, one thread; labels: sides decided\n{machine_of(d)}", fontsize=10)
+    ax.legend(fontsize=8)
+    save(fig, out, "dead_vs_cha.png")
+
+
 def unique_plies(results, out):
     """Distinct positions per ply from the start position, beside all paths (perft)."""
     d = load(results, "research/start_position_plies.json")
@@ -154,7 +180,7 @@ def main():
     out = args.out or args.results
     os.makedirs(out, exist_ok=True)
     try:
-        for plot in (cpu_nodes_per_second, cpu_scaling, dead_positions, unique_plies):
+        for plot in (cpu_nodes_per_second, cpu_scaling, dead_positions, dead_vs_cha, unique_plies):
             plot(args.results, out)
     except (KeyError, TypeError, ValueError, StopIteration) as e:
         print(f"plot: a results file does not read as expected ({type(e).__name__}: {e})", file=sys.stderr)
