@@ -1,12 +1,12 @@
 #include "cpu_perft.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <thread>
 
 #include "chess/perft.hpp"
 #include "deep/count_math.hpp"
+#include "parallel.hpp"
 #include "progress.hpp"
 #include "run_stop.hpp"
 
@@ -52,19 +52,10 @@ std::vector<u128> cpu_parallel_batch(const std::vector<Position>& roots, int dep
 
     std::vector<u128> counts(items.size());
     if (progress) progress->set_total(items.size());
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t k; !stop_requested() && (k = next.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
-            counts[k] = count(items[k].pos, d);
-            if (progress) progress->advance(1, counts[k]);
-        }
-    };
-    const int n = std::max(1, std::min<int>(nthreads, int(items.size())));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < n; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    throw_if_stop_requested();
+    parallel_for(items.size(), nthreads, [&](size_t k) {
+        counts[k] = count(items[k].pos, d);
+        if (progress) progress->advance(1, counts[k]);
+    });
     for (size_t k = 0; k < items.size(); ++k) out[items[k].owner] += counts[k];
     return out;
 }

@@ -84,14 +84,11 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
         generate_moves(q, at_, list);
         // Keys first, their table slots fetched ahead: the table outgrows the
         // caches, and each lookup would otherwise wait for memory in turn.
-        // Each child's key is the parent's with the changed squares rehashed,
-        // then without its e.p. square where no e.p. capture is legal (the
-        // key of canonical(child)).
+        // Each child's key is the parent's with the changed squares rehashed.
         const Key128 parent_key = zobrist_.key(q);
         for (int i = 0; i < list.size; ++i) {
-            const Position& c = children[i] = apply_move(q, list.moves[i]);
-            keys[i] = zobrist_.child_key(q, c, parent_key);
-            if (c.ep != SQ_NONE && !has_legal_en_passant(c, at_)) keys[i].mix(zobrist_.d->ep_file[file_of(c.ep)]);
+            children[i] = apply_move(q, list.moves[i]);
+            keys[i] = zobrist_.child_key(q, canonical(children[i], at_), parent_key);
             __builtin_prefetch(&seen_[keys[i].hi & (seen_.size() - 1)]);
         }
         for (int i = 0; i < list.size; ++i) {
