@@ -12,6 +12,7 @@ using namespace chess;
 namespace {
 
 constexpr size_t TT_SIZE = size_t(1) << 17;  // entries; 2 MB per search object
+constexpr uint64_t ITERATION_NODES = 3000;   // an iteration's node cap, per ply of depth
 
 // Depth spent by a move of each kind (a normal move right after a rewarded
 // one is free, so one side's progress is not cancelled by the other's reply).
@@ -32,15 +33,20 @@ HelpmateSearch::HelpmateSearch() : at_(host_attacks()), zobrist_(host_zobrist())
 bool HelpmateSearch::run(const Position& root, Color winner, int max_depth, uint64_t node_limit) {
     winner_ = winner;
     nodes_ = 0;
-    limit_ = node_limit;
-    aborted_ = false;
     line_.clear();
     if (++generation_ == 0) {  // wrapped: old entries could look current
         std::fill(tt_.begin(), tt_.end(), TTEntry{});
         generation_ = 1;
     }
-    for (int depth = 1; depth <= max_depth && !aborted_; ++depth) {
+    // Each iteration may spend ITERATION_NODES per ply of its depth; one
+    // that runs out is cut short and the next, deeper one starts, so a long
+    // helpmate down the first-ordered lines is reached without first
+    // exhausting every shallower tree. The whole run stops at node_limit.
+    for (int depth = 1; depth <= max_depth; ++depth) {
+        aborted_ = false;
+        limit_ = std::min(node_limit, nodes_ + ITERATION_NODES * uint64_t(depth));
         if (search(root, depth, 0, false)) return true;
+        if (nodes_ >= node_limit) break;
     }
     return false;
 }

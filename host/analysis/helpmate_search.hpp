@@ -16,8 +16,9 @@ class HelpmateSearch {
    public:
     HelpmateSearch();
 
-    // Deepens from depth 1 to max_depth, stopping after about node_limit
-    // nodes. True when a helpmate was found; line() then holds it.
+    // Deepens from depth 1 to max_depth, each iteration capped at a node
+    // count growing with its depth, stopping after about node_limit nodes.
+    // True when a helpmate was found; line() then holds it.
     bool run(const chess::Position& root, chess::Color winner, int max_depth, uint64_t node_limit);
 
     const std::vector<chess::Move>& line() const { return line_; }

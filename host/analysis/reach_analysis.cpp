@@ -238,7 +238,7 @@ bool ReachAnalysis::flood_pawn(int sq, Color c, Bitboard targets) {
     // Flooded again when it has new squares, or walls have gone since.
     Bitboard q = promoted_[sq] | (r & promotion_rank(c));
     if (q && (q != promoted_[sq] || promoted_walls_[sq] != fixed_)) {
-        for (Bitboard n; (n = flood(QUEEN, q, fixed_, blocked) | flood(KNIGHT, q, fixed_, blocked)) != q;) q = n;
+        for (Bitboard n; (n = q | ((move_spread(QUEEN, q, fixed_) | knight_spread(q)) & ~blocked)) != q;) q = n;
         promoted_walls_[sq] = fixed_;
     }
     promoted_[sq] = q;

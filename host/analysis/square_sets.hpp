@@ -29,35 +29,34 @@ constexpr Bitboard knight_spread(Bitboard b) {
     return (one << 16) | (one >> 16) | (two << 8) | (two >> 8);
 }
 
-// One step in each of the eight directions, without wrapping round the board.
-constexpr Bitboard step_n(Bitboard b) { return b << 8; }
-constexpr Bitboard step_s(Bitboard b) { return b >> 8; }
-constexpr Bitboard step_e(Bitboard b) { return (b << 1) & ~chess::FILE_A; }
-constexpr Bitboard step_w(Bitboard b) { return (b >> 1) & ~chess::FILE_H; }
-constexpr Bitboard step_ne(Bitboard b) { return (b << 9) & ~chess::FILE_A; }
-constexpr Bitboard step_nw(Bitboard b) { return (b << 7) & ~chess::FILE_H; }
-constexpr Bitboard step_se(Bitboard b) { return (b >> 7) & ~chess::FILE_A; }
-constexpr Bitboard step_sw(Bitboard b) { return (b >> 9) & ~chess::FILE_H; }
-
 // Squares a slider on any square of b attacks in one direction, rays
-// stopping at (and including) the first square of `blockers`.
-template <Bitboard (*Step)(Bitboard)>
+// stopping at (and including) the first square of `blockers`. An occluded
+// fill in three doubling steps (Kogge-Stone): Shift is the step's signed bit
+// offset, Land the squares a step may land on (the file mask against
+// wrapping round the board).
+template <int Shift, Bitboard Land>
 constexpr Bitboard ray_spread(Bitboard b, Bitboard blockers) {
-    const Bitboard open = ~blockers;
-    Bitboard g = b;
-    for (int i = 0; i < 6; ++i) g |= Step(g) & open;
-    return Step(g);
+    constexpr auto shift = [](Bitboard x, int n) { return Shift > 0 ? x << (Shift * n) : x >> (-Shift * n); };
+    Bitboard open = ~blockers & Land;
+    b |= open & shift(b, 1);
+    open &= shift(open, 1);
+    b |= open & shift(b, 2);
+    open &= shift(open, 2);
+    b |= open & shift(b, 4);
+    return shift(b, 1) & Land;
 }
 
 // Set-wise slider attacks: every square a bishop (diagonal) or rook
 // (orthogonal) on any square of b attacks, given the blockers.
 constexpr Bitboard diagonal_spread(Bitboard b, Bitboard blockers) {
-    return ray_spread<step_ne>(b, blockers) | ray_spread<step_nw>(b, blockers) | ray_spread<step_se>(b, blockers) |
-           ray_spread<step_sw>(b, blockers);
+    constexpr Bitboard NOT_A = ~chess::FILE_A, NOT_H = ~chess::FILE_H;
+    return ray_spread<9, NOT_A>(b, blockers) | ray_spread<7, NOT_H>(b, blockers) |
+           ray_spread<-7, NOT_A>(b, blockers) | ray_spread<-9, NOT_H>(b, blockers);
 }
 constexpr Bitboard orthogonal_spread(Bitboard b, Bitboard blockers) {
-    return ray_spread<step_n>(b, blockers) | ray_spread<step_s>(b, blockers) | ray_spread<step_e>(b, blockers) |
-           ray_spread<step_w>(b, blockers);
+    constexpr Bitboard NOT_A = ~chess::FILE_A, NOT_H = ~chess::FILE_H;
+    return ray_spread<8, ~Bitboard(0)>(b, blockers) | ray_spread<-8, ~Bitboard(0)>(b, blockers) |
+           ray_spread<1, NOT_A>(b, blockers) | ray_spread<-1, NOT_H>(b, blockers);
 }
 
 // Squares attacked by pawns of colour c standing on b.
