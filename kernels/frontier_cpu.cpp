@@ -11,7 +11,6 @@
 // ply runs in passes, each keeping only the children of its share of the
 // hash range (every pass expands every parent again). The last ply need
 // not be kept: each pass is classified and dropped (expand_last).
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,6 +30,7 @@
 #include "chess/terminal.hpp"
 #include "frontier.hpp"
 #include "run_stop.hpp"
+#include "zeroed_pages.hpp"
 
 namespace gperft::frontier {
 
@@ -73,35 +73,7 @@ CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
     return uint64_t((unsigned __int128)(h * 0x9E3779B97F4A7C15ULL) * cap >> 64);
 }
 
-// Zeroed memory straight from the kernel (anonymous mmap) and back to it on
-// release, so that the tables of one pass are not still resident in the
-// allocator's free lists during the next, and untouched slots cost nothing.
-class Slots {
-   public:
-    Slots() = default;
-    explicit Slots(uint64_t n) : n_(n) {
-        void* p = mmap(nullptr, n * sizeof(Entry), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
-        // Huge pages where the kernel offers them on request: the probes are
-        // random, and a 4 KiB page per probe misses the TLB.
-        if (n * sizeof(Entry) >= (uint64_t(2) << 20)) madvise(p, n * sizeof(Entry), MADV_HUGEPAGE);
-        p_ = static_cast<Entry*>(p);
-    }
-    Slots(Slots&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
-    Slots& operator=(Slots&& o) noexcept {
-        std::swap(p_, o.p_), std::swap(n_, o.n_);
-        return *this;
-    }
-    ~Slots() {
-        if (p_) munmap(p_, n_ * sizeof(Entry));
-    }
-    Entry& operator[](uint64_t i) { return p_[i]; }
-    const Entry& operator[](uint64_t i) const { return p_[i]; }
-
-   private:
-    Entry* p_ = nullptr;
-    uint64_t n_ = 0;
-};
+using Slots = ZeroedPages<Entry>;
 
 // A partition's table: linear probing over `cap` slots (any number).
 class Table {

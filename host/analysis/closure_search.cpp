@@ -16,22 +16,21 @@ ClosureSearch::ClosureSearch() : at_(host_attacks()), zobrist_(host_zobrist()), 
 void ClosureSearch::clear_seen(uint64_t expected) {
     size_t size = 1024;
     while (size < 2 * expected && size < (size_t(1) << 24)) size *= 2;
-    if (seen_.size() != size) {
-        std::vector<Key128>(size).swap(seen_);
-    } else {
-        std::fill(seen_.begin(), seen_.end(), Key128{});
-    }
+    if (seen_.size() != size)
+        seen_ = ZeroedPages<Key128>(size);
+    else
+        std::fill(seen_.data(), seen_.data() + size, Key128{});
     seen_count_ = 0;
 }
 
 bool ClosureSearch::insert(Key128 key) {
     if (key.lo == 0 && key.hi == 0) key.lo = 1;  // keep {0, 0} free
     if (2 * (seen_count_ + 1) > seen_.size()) {    // grow at half load
-        std::vector<Key128> old(seen_.size() * 2);
-        old.swap(seen_);
+        ZeroedPages<Key128> old(seen_.size() * 2);
+        std::swap(old, seen_);
         seen_count_ = 0;
-        for (const Key128& k : old)
-            if (k.lo || k.hi) insert(k);
+        for (size_t i = 0; i < old.size(); ++i)
+            if (old[i].lo || old[i].hi) insert(old[i]);
     }
     const size_t mask = seen_.size() - 1;
     for (size_t i = key.hi & mask;; i = (i + 1) & mask) {

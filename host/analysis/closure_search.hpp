@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "chess/zobrist.hpp"
+#include "zeroed_pages.hpp"
 
 namespace gperft::analysis {
 
@@ -44,7 +45,7 @@ class ClosureSearch {
     chess::Color winner_ = chess::WHITE;
     std::vector<Node> nodes_;
     size_t head_ = 0;  // next position to expand
-    std::vector<chess::Key128> seen_;  // open addressing; {0, 0} marks a free slot
+    ZeroedPages<chess::Key128> seen_;  // open addressing; {0, 0} marks a free slot
     size_t seen_count_ = 0;
     std::vector<chess::Move> line_;
     uint64_t analysis_calls_ = 0, analysis_hits_ = 0;

@@ -1,10 +1,8 @@
 #include "deep/tt.hpp"
 
-#include <sys/mman.h>
 
 #include <atomic>
 #include <bit>
-#include <new>
 
 namespace gperft {
 
@@ -35,25 +33,19 @@ void put(uint64_t* w, uint64_t v) { std::atomic_ref<uint64_t>(*w).store(v, std::
 
 }  // namespace
 
+// Zeroed pages (every slot empty) faulted in lazily, so a large table costs
+// nothing until it is used.
 PerftTable::PerftTable(size_t buckets) {
     const size_t n = std::bit_floor(buckets < 1 ? size_t(1) : buckets);
     mask_ = n - 1;
-    map_bytes_ = n * BUCKET_BYTES;
-    // Anonymous memory arrives zeroed (every slot empty) and is faulted in
-    // lazily, so a large table costs nothing until it is used.
-    void* p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, map_bytes_, MADV_HUGEPAGE);  // fewer TLB misses on random probes; advisory only
-    words_ = static_cast<uint64_t*>(p);
+    words_ = ZeroedPages<uint64_t>(n * BUCKET_BYTES / sizeof(uint64_t));
 }
-
-PerftTable::~PerftTable() { munmap(words_, map_bytes_); }
 
 size_t PerftTable::buckets_for_mb(size_t mb) { return std::bit_floor(std::max<size_t>(1, (mb << 20) / BUCKET_BYTES)); }
 
 uint64_t* PerftTable::bucket(const chess::Key128& key, int depth) const {
     const uint64_t h = key.lo ^ (uint64_t(depth) * DEPTH_MIX);
-    return words_ + (h & mask_) * (2 * SLOTS);
+    return words_.data() + (h & mask_) * (2 * SLOTS);
 }
 
 bool PerftTable::probe(const chess::Key128& key, int depth, uint64_t& count) const {

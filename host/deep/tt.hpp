@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "chess/zobrist.hpp"
+#include "zeroed_pages.hpp"
 
 namespace gperft {
 
@@ -21,9 +22,6 @@ class PerftTable {
     // A table of `buckets` buckets (rounded down to a power of two, at
     // least 1); each bucket holds 4 slots of 16 bytes, one cache line.
     explicit PerftTable(size_t buckets);
-    ~PerftTable();
-    PerftTable(const PerftTable&) = delete;
-    PerftTable& operator=(const PerftTable&) = delete;
 
     // The largest table that fits in `mb` MiB (at least one bucket).
     static size_t buckets_for_mb(size_t mb);
@@ -42,9 +40,8 @@ class PerftTable {
    private:
     uint64_t* bucket(const chess::Key128& key, int depth) const;
 
-    uint64_t* words_ = nullptr;  // buckets() * 8 words, 64-byte aligned
+    ZeroedPages<uint64_t> words_;  // buckets() * 8 words, page-aligned
     size_t mask_ = 0;
-    size_t map_bytes_ = 0;
 };
 
 }  // namespace gperft
