@@ -61,7 +61,6 @@ bool ClosureSearch::worth_analysing() {
 ClosureResult ClosureSearch::run(const Position& root, Color winner, uint64_t node_limit) {
     winner_ = winner;
     analysis_calls_ = analysis_hits_ = 0;
-    if (nodes_.capacity() > (size_t(1) << 16)) std::vector<Node>().swap(nodes_);  // give big buffers back
     nodes_.clear();
     clear_seen(std::min<uint64_t>(node_limit, 1 << 16));
     line_.clear();

@@ -43,6 +43,8 @@ class ClosureSearch {
     chess::Attacks at_;
     chess::Zobrist zobrist_;
     chess::Color winner_ = chess::WHITE;
+    // Kept at its largest between questions: freeing and faulting in again
+    // tens of MB per question cost more kernel time than the search saved.
     std::vector<Node> nodes_;
     size_t head_ = 0;  // next position to expand
     ZeroedPages<chess::Key128> seen_;  // open addressing; {0, 0} marks a free slot

@@ -11,7 +11,7 @@ using namespace chess;
 
 namespace {
 
-constexpr size_t TT_SIZE = size_t(1) << 17;  // entries; 2 MB per search object
+constexpr size_t TT_SIZE = size_t(1) << 19;  // entries: 8 MB per search object, faulted in as used
 constexpr uint64_t ITERATION_NODES = 3000;   // an iteration's node cap, per ply of depth
 
 // Depth spent by a move of each kind (a normal move right after a rewarded
@@ -35,7 +35,7 @@ bool HelpmateSearch::run(const Position& root, Color winner, int max_depth, uint
     nodes_ = 0;
     line_.clear();
     if (++generation_ == 0) {  // wrapped: old entries could look current
-        std::fill(tt_.begin(), tt_.end(), TTEntry{});
+        std::fill(tt_.data(), tt_.data() + tt_.size(), TTEntry{});
         generation_ = 1;
     }
     // Each iteration may spend ITERATION_NODES per ply of its depth; one

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chess/zobrist.hpp"
+#include "zeroed_pages.hpp"
 
 namespace gperft::analysis {
 
@@ -41,7 +42,7 @@ class HelpmateSearch {
     uint64_t nodes_ = 0, limit_ = 0;
     bool aborted_ = false;
     uint16_t generation_ = 0;
-    std::vector<TTEntry> tt_;
+    ZeroedPages<TTEntry> tt_;
     chess::Move stack_[MAX_PLY];
     std::vector<chess::Move> line_;
 };
