@@ -72,9 +72,17 @@ bool HelpmateSearch::search(const Position& p, int depth, int ply, bool past_pro
         Move move;
         Progress kind;
     };
+    // Rewarded moves first, then normal, then punished, each kind in
+    // generation order (a stable counting sort on the three kinds).
+    Progress kinds[MAX_MOVES];
+    int start[3] = {0, 0, 0};
+    for (int i = 0; i < list.size; ++i) {
+        kinds[i] = classify(p, list.moves[i], winner_, targets);
+        if (kinds[i] != Progress::Punish) ++start[int(kinds[i]) + 1];
+    }
+    start[2] += start[1];
     Scored moves[MAX_MOVES];
-    for (int i = 0; i < list.size; ++i) moves[i] = {list.moves[i], classify(p, list.moves[i], winner_, targets)};
-    std::stable_sort(moves, moves + list.size, [](const Scored& a, const Scored& b) { return a.kind < b.kind; });
+    for (int i = 0; i < list.size; ++i) moves[start[int(kinds[i])]++] = {list.moves[i], kinds[i]};
 
     const bool winner_to_move = p.stm == winner_;
     for (int i = 0; i < list.size; ++i) {
