@@ -75,12 +75,12 @@ bool HelpmateSearch::search(const Position& p, int depth, int ply, bool past_pro
     // Rewarded moves first, then normal, then punished, each kind in
     // generation order (a stable counting sort on the three kinds).
     Progress kinds[MAX_MOVES];
-    int start[3] = {0, 0, 0};
+    int count[3] = {0, 0, 0};
     for (int i = 0; i < list.size; ++i) {
         kinds[i] = classify(p, list.moves[i], winner_, targets);
-        if (kinds[i] != Progress::Punish) ++start[int(kinds[i]) + 1];
+        ++count[int(kinds[i])];
     }
-    start[2] += start[1];
+    int start[3] = {0, count[0], count[0] + count[1]};
     Scored moves[MAX_MOVES];
     for (int i = 0; i < list.size; ++i) moves[start[int(kinds[i])]++] = {list.moves[i], kinds[i]};
 

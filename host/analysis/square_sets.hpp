@@ -46,16 +46,17 @@ constexpr Bitboard ray_spread(Bitboard b, Bitboard blockers) {
     return shift(b, 1) & Land;
 }
 
+// Where a step east (NOT_A), west (NOT_H) or along a file (ANY) may land.
+constexpr Bitboard NOT_A = ~chess::FILE_A, NOT_H = ~chess::FILE_H, ANY = ~Bitboard(0);
+
 // Set-wise slider attacks: every square a bishop (diagonal) or rook
 // (orthogonal) on any square of b attacks, given the blockers.
 constexpr Bitboard diagonal_spread(Bitboard b, Bitboard blockers) {
-    constexpr Bitboard NOT_A = ~chess::FILE_A, NOT_H = ~chess::FILE_H;
     return ray_spread<9, NOT_A>(b, blockers) | ray_spread<7, NOT_H>(b, blockers) |
            ray_spread<-7, NOT_A>(b, blockers) | ray_spread<-9, NOT_H>(b, blockers);
 }
 constexpr Bitboard orthogonal_spread(Bitboard b, Bitboard blockers) {
-    constexpr Bitboard NOT_A = ~chess::FILE_A, NOT_H = ~chess::FILE_H;
-    return ray_spread<8, ~Bitboard(0)>(b, blockers) | ray_spread<-8, ~Bitboard(0)>(b, blockers) |
+    return ray_spread<8, ANY>(b, blockers) | ray_spread<-8, ANY>(b, blockers) |
            ray_spread<1, NOT_A>(b, blockers) | ray_spread<-1, NOT_H>(b, blockers);
 }
 

@@ -1,6 +1,5 @@
 #include "deep/tt.hpp"
 
-
 #include <atomic>
 #include <bit>
 
