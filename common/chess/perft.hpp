@@ -7,24 +7,61 @@
 namespace chess {
 
 // A sink that plays each move as it is generated and bulk-counts the reply
-// moves: perft(2) without materialising a move list.
+// moves: perft(2) without materialising a move list. The children are only
+// counted, so they keep the parent's move counters, and a move of a
+// knight, bishop, rook, queen or pawn is played by a make that knows the
+// mover's sets once per call, not by apply_move's tests per move.
 template <Color Us>
 struct CountRepliesSink {
+    static constexpr Color Them = ~Us;
     const Position& p;
     const Attacks& at;
     uint64_t nodes = 0;
 
-    CHESS_FI void single(Move m) { nodes += count_moves<~Us>(apply_move<Us>(p, m), at); }
-    CHESS_FI void piece_moves(int from, Bitboard targets, Bitboard them) {
-        while (targets) {
-            const int to = pop_lsb(targets);
-            single(Move(from, to, (them & square_bb(to)) ? CAPTURE : QUIET));
+    CHESS_FI void single(Move m) { nodes += count_moves<Them>(apply_move<Us>(p, m), at); }
+
+    // The child after a move from `fb` to `tb` that no special rule touches:
+    // whatever stood on `tb` is captured, the mover's sets toggle by `moved`
+    // (pawns, diag, orth), castling rights go with either square, and with
+    // the king all of ours.
+    template <bool King>
+    CHESS_FI void count_plain(Bitboard fb, Bitboard tb, const Bitboard (&moved)[3]) {
+        constexpr Bitboard BACK_RANK = Us == WHITE ? RANK_1 : RANK_8;
+        const Bitboard ft = fb | tb;
+        Position c = p;
+        c.color[Them] &= ~tb;
+        c.color[Us] ^= ft;
+        c.pawns = (p.pawns & ~tb) ^ (moved[0] & ft);
+        c.diag = (p.diag & ~tb) ^ (moved[1] & ft);
+        c.orth = (p.orth & ~tb) ^ (moved[2] & ft);
+        c.castle_rooks = p.castle_rooks & ~(King ? ft | BACK_RANK : ft);
+        if (King) c.king[Us] = uint8_t(lsb(tb));
+        c.ep = SQ_NONE;
+        c.stm = Them;
+        nodes += count_moves<Them>(c, at);
+    }
+    CHESS_FI void piece_moves(int from, Bitboard targets, Bitboard) {
+        const Bitboard fb = square_bb(from);
+        if (from == p.king[Us]) {
+            constexpr Bitboard moved[3] = {0, 0, 0};
+            while (targets) count_plain<true>(fb, square_bb(pop_lsb(targets)), moved);
+            return;
         }
+        const Bitboard moved[3] = {0, (p.diag & fb) ? ~Bitboard(0) : 0, (p.orth & fb) ? ~Bitboard(0) : 0};
+        while (targets) count_plain<false>(fb, square_bb(pop_lsb(targets)), moved);
     }
     CHESS_FI void pawn_moves(Bitboard targets, int delta, int flag) {
+        if (flag == DOUBLE_PUSH) {
+            while (targets) {
+                const int to = pop_lsb(targets);
+                single(Move(to - delta, to, flag));
+            }
+            return;
+        }
+        constexpr Bitboard moved[3] = {~Bitboard(0), 0, 0};
         while (targets) {
             const int to = pop_lsb(targets);
-            single(Move(to - delta, to, flag));
+            count_plain<false>(square_bb(to - delta), square_bb(to), moved);
         }
     }
     CHESS_FI void promotions(Bitboard targets, int delta, int flag) {
