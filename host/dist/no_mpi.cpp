@@ -1,10 +1,14 @@
-// Session in a build without MPI: always a single rank. Started by an MPI
-// launcher as one of several ranks, it refuses, since each copy would count
-// the whole job on its own.
+// The single-rank session: gperft without MPI loaded. Started by an MPI
+// launcher, it hands the process over to gperft-mpi beside it (same PID,
+// arguments and environment, so the launcher sees one rank); without that
+// binary (a build without MPI), it refuses to run as one of several ranks,
+// since each copy would count the whole job on its own.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
-
 #include <stdexcept>
+#include <string>
 
 #include "dist/dist_perft.hpp"
 #include "dist/frontier_exchange.hpp"
@@ -12,15 +16,35 @@
 
 namespace gperft::dist {
 
-struct Session::Impl {};
+namespace {
 
-bool built_with_mpi() { return false; }
+// gperft-mpi in this executable's folder, or empty when there is none.
+std::string mpi_binary() {
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return {};
+    std::string path(self, size_t(n));
+    const std::string mpi = path.substr(0, path.rfind('/') + 1) + "gperft-mpi";
+    // Never gperft-mpi itself: a build that linked this file into it would
+    // otherwise hand over to itself for ever.
+    return mpi != path && access(mpi.c_str(), X_OK) == 0 ? mpi : std::string();
+}
+
+}  // namespace
+
+struct Session::Impl {};
 
 Session::Session() : impl_(std::make_unique<Impl>()) {}
 
-Session::Session(int&, char**&) : impl_(std::make_unique<Impl>()) {
+Session::Session(int&, char**& argv) : impl_(std::make_unique<Impl>()) {
     const LaunchInfo l = launch_from_env();
-    if (l.launched && l.size != 1)
+    if (!l.launched) return;
+    if (const std::string mpi = mpi_binary(); !mpi.empty()) {
+        std::fflush(nullptr);
+        execv(mpi.c_str(), argv);
+        throw LaunchError("started by an MPI launcher, gperft could not hand over to " + mpi);
+    }
+    if (l.size != 1)
         throw LaunchError("this gperft was built without MPI, so it cannot run as one of several ranks; rebuild it with "
                           "Open MPI installed (libopenmpi-dev), or start it without mpirun/srun");
 }

@@ -1,7 +1,8 @@
 // This process's place in a distributed run. A launcher (mpirun, srun) is
-// recognised from its environment; only then is MPI initialised, so a plain
-// `gperft` starts without MPI, and a build without MPI refuses to run as one
-// of several ranks rather than count the same thing several times.
+// recognised from its environment. gperft itself never loads MPI: started
+// by a launcher, it hands the process over to gperft-mpi beside it, which
+// initialises MPI; a build without MPI refuses to run as one of several
+// ranks rather than count the same thing several times.
 #pragma once
 
 #include <memory>
@@ -33,8 +34,6 @@ std::optional<std::string> gpu_for_local_rank(int local_rank, const char* visibl
 struct LaunchError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-bool built_with_mpi();
 
 // An MPI call that failed (the communicator returns errors instead of
 // ending the job, so the message can say which call and which peer).

@@ -61,8 +61,6 @@ Message wait_message(const Session& s, int source) {
     }
 }
 
-bool built_with_mpi() { return true; }
-
 Session::Session() : impl_(std::make_unique<Impl>()) {}
 
 Session::Session(int& argc, char**& argv) : impl_(std::make_unique<Impl>()) {
