@@ -28,14 +28,9 @@ struct LeafStats {
         if constexpr (Plies == 0) {
             chess::classify_move<Us>(m, c, at, s);
         } else {
-            uint16_t list[chess::MAX_MOVES];  // uninitialised on purpose: only `size` entries are read
-            MoveWriter w{list, chess::MAX_MOVES};
-            chess::generate_moves<~Us>(c, at, w);
-            const uint32_t n = w.size < uint32_t(chess::MAX_MOVES) ? w.size : uint32_t(chess::MAX_MOVES);
-            for (uint32_t k = 0; k < n; ++k) {
-                const Move reply(list[k]);
+            for_each_move<~Us>(c, at, [&](Move reply) {
                 chess::classify_move<~Us>(reply, chess::apply_move<~Us>(c, reply), at, s);
-            }
+            });
         }
     }
 };

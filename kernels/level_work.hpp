@@ -31,35 +31,28 @@ struct Level {
 
 // A sink that writes move bits to consecutive memory, at most `capacity` of
 // them; `size` counts every move offered, so an overflow shows as a mismatch.
-struct MoveWriter {
+struct MoveWriter : chess::MoveExpander<MoveWriter> {
     uint16_t* out;
     uint32_t capacity;
     uint32_t size = 0;
 
-    CHESS_FI void put(uint16_t bits) {
-        if (size < capacity) out[size] = bits;
+    CHESS_FI MoveWriter(uint16_t* o, uint32_t cap) : out(o), capacity(cap) {}
+    CHESS_FI void add(Move m) {
+        if (size < capacity) out[size] = m.bits;
         ++size;
     }
-    CHESS_FI void piece_moves(int from, chess::Bitboard targets, chess::Bitboard them) {
-        while (targets) {
-            const int to = chess::pop_lsb(targets);
-            put(Move(from, to, (them & chess::square_bb(to)) ? chess::CAPTURE : chess::QUIET).bits);
-        }
-    }
-    CHESS_FI void pawn_moves(chess::Bitboard targets, int delta, int flag) {
-        while (targets) {
-            const int to = chess::pop_lsb(targets);
-            put(Move(to - delta, to, flag).bits);
-        }
-    }
-    CHESS_FI void promotions(chess::Bitboard targets, int delta, int flag) {
-        while (targets) {
-            const int to = chess::pop_lsb(targets);
-            for (int piece = 3; piece >= 0; --piece) put(Move(to - delta, to, flag | piece).bits);
-        }
-    }
-    CHESS_FI void single(Move m) { put(m.bits); }
 };
+
+// Each legal move of `p` in turn, generated first into a local array: the
+// leaves' loop (perft(2) here, the statistics leaf in level_stats.hpp).
+template <Color Us, class F>
+CHESS_FI void for_each_move(const Position& p, const Attacks& at, F&& f) {
+    uint16_t list[chess::MAX_MOVES];  // uninitialised on purpose: only `size` entries are read
+    MoveWriter w{list, chess::MAX_MOVES};
+    chess::generate_moves<Us>(p, at, w);
+    const uint32_t n = w.size < uint32_t(chess::MAX_MOVES) ? w.size : uint32_t(chess::MAX_MOVES);
+    for (uint32_t i = 0; i < n; ++i) f(Move(list[i]));
+}
 
 // perft(2) with bulk counting: the fused last two plies. By default the moves
 // are generated into a plain array first and then played one by one;
@@ -78,12 +71,8 @@ CHESS_HD uint64_t perft2(const Position& p, const Attacks& at) {
     chess::generate_moves<Us>(p, at, sink);
     return sink.nodes;
 #else
-    uint16_t list[chess::MAX_MOVES];  // uninitialised on purpose: only `size` entries are read
-    MoveWriter w{list, chess::MAX_MOVES};
-    chess::generate_moves<Us>(p, at, w);
-    const uint32_t n = w.size < uint32_t(chess::MAX_MOVES) ? w.size : uint32_t(chess::MAX_MOVES);
     uint64_t nodes = 0;
-    for (uint32_t i = 0; i < n; ++i) nodes += chess::count_moves<~Us>(chess::apply_move<Us>(p, Move(list[i])), at);
+    for_each_move<Us>(p, at, [&](Move m) { nodes += chess::count_moves<~Us>(chess::apply_move<Us>(p, m), at); });
     return nodes;
 #endif
 }

@@ -24,30 +24,39 @@ constexpr int MAX_MOVES = 416;
 //   pawn_moves(targets, delta, flag): a move to each target t from t - delta.
 //   promotions(targets, delta, flag): four promotions to each target.
 //   single(move): one move.
-struct MoveList {
-    Move moves[MAX_MOVES];
-    int size = 0;
-
+// The half of an expanding sink that turns move sets into single moves; the
+// sink itself (Out) says where each one goes, by `add(Move)`.
+template <class Out>
+struct MoveExpander {
     CHESS_FI void piece_moves(int from, Bitboard targets, Bitboard them) {
         while (targets) {
             const int to = pop_lsb(targets);
-            moves[size++] = Move(from, to, (them & square_bb(to)) ? CAPTURE : QUIET);
+            out().add(Move(from, to, (them & square_bb(to)) ? CAPTURE : QUIET));
         }
     }
     CHESS_FI void pawn_moves(Bitboard targets, int delta, int flag) {
         while (targets) {
             const int to = pop_lsb(targets);
-            moves[size++] = Move(to - delta, to, flag);
+            out().add(Move(to - delta, to, flag));
         }
     }
     CHESS_FI void promotions(Bitboard targets, int delta, int flag) {
         while (targets) {
             const int to = pop_lsb(targets);
-            for (int piece = 3; piece >= 0; --piece) moves[size++] = Move(to - delta, to, flag | piece);
+            for (int piece = 3; piece >= 0; --piece) out().add(Move(to - delta, to, flag | piece));
         }
     }
-    CHESS_FI void single(Move m) { moves[size++] = m; }
+    CHESS_FI void single(Move m) { out().add(m); }
 
+private:
+    CHESS_FI Out& out() { return static_cast<Out&>(*this); }
+};
+
+struct MoveList : MoveExpander<MoveList> {
+    Move moves[MAX_MOVES];
+    int size = 0;
+
+    CHESS_FI void add(Move m) { moves[size++] = m; }
     CHESS_FI const Move* begin() const { return moves; }
     CHESS_FI const Move* end() const { return moves + size; }
 };
@@ -97,128 +106,164 @@ CHESS_FI bool castling_squares_safe(const Attacks& at, int first, int king, int 
     return rook > king || (rook & 7) != 1 || !(their_orth & square_bb(first));
 }
 
-// The generator itself, inlined into generate_moves and count_moves.
-template <Color Us, class Sink>
-CHESS_FI void generate_moves_inline(const Position& p, const Attacks& at, Sink& sink) {
-    constexpr Color Them = ~Us;
-    constexpr Bitboard PROMO_RANK = Us == WHITE ? RANK_8 : RANK_1;
-    constexpr Bitboard THIRD_RANK = Us == WHITE ? RANK_3 : RANK_6;
-    constexpr int UP = PUSH<Us>;
-
-    const Bitboard us = p.color[Us], them = p.color[Them], occ = us | them;
-    const int ksq = p.king[Us];
-    const Bitboard their_pawns = p.pawns & them, their_knights = p.knights() & them;
-    const Bitboard their_diag = p.diag & them, their_orth = p.orth & them;
-    constexpr int R = Us == WHITE ? SQ_A1 : SQ_A8;  // the back rank's first square
+// What every part of the generator reads: the mover's and the enemy's sets,
+// and the checks on the mover's king and the pins against it.
+template <Color Us>
+struct GenState {
+    static constexpr Color Them = ~Us;
+    const Position& p;
+    const Attacks& at;
+    Bitboard us, them, occ;
+    int ksq;
+    Bitboard their_pawns, their_knights, their_diag, their_orth;
+    Bitboard checkers, pinned;
 
     // Checks and pins by sliders in one pass over the enemy sliders on the
     // king's lines: with nothing between, a checker; with one of ours
     // between, that one is pinned.
-    Bitboard checkers = (at.pawn(Us, ksq) & their_pawns) | (at.knight(ksq) & their_knights);
-    Bitboard pinned = 0;
-    for (Bitboard snipers = (at.rook_empty(ksq) & their_orth) | (at.bishop_empty(ksq) & their_diag); snipers;) {
-        const int sniper = pop_lsb(snipers);
-        const Bitboard blockers = at.between(ksq, sniper) & occ;
-        if (!blockers)
-            checkers |= square_bb(sniper);
-        else if (!more_than_one(blockers))
-            pinned |= blockers & us;
+    CHESS_FI GenState(const Position& pos, const Attacks& a)
+        : p(pos), at(a), us(pos.color[Us]), them(pos.color[Them]), occ(us | them), ksq(pos.king[Us]),
+          their_pawns(pos.pawns & them), their_knights(pos.knights() & them), their_diag(pos.diag & them),
+          their_orth(pos.orth & them) {
+        Bitboard c = (a.pawn(Us, ksq) & their_pawns) | (a.knight(ksq) & their_knights);
+        Bitboard pn = 0;
+        for (Bitboard snipers = (a.rook_empty(ksq) & their_orth) | (a.bishop_empty(ksq) & their_diag); snipers;) {
+            const int sniper = pop_lsb(snipers);
+            const Bitboard blockers = a.between(ksq, sniper) & occ;
+            if (!blockers)
+                c |= square_bb(sniper);
+            else if (!more_than_one(blockers))
+                pn |= blockers & us;
+        }
+        checkers = c;
+        pinned = pn;
     }
+};
 
-    // King steps and castling, against a map of enemy attacks seen through
-    // our king (so that it cannot shield a square behind itself from a
-    // slider that checks it). The map needs only the enemy pieces that can
-    // reach a square the king may step to or pass over.
-    {
-        Bitboard castles = 0;  // castling rooks whose squares are empty
-        for (Bitboard b = checkers ? 0 : p.castle_rooks & us; b;) {
-            const int rook = pop_lsb(b);
-            if (detail::castling_squares_empty(at, R, ksq, rook, occ)) castles |= square_bb(rook);
-        }
-        const Bitboard steps = at.king(ksq) & ~us;
-        if (steps | castles) {
-            Bitboard near_knight = at.knight_near_king(ksq), near_diag = at.diag_near_king(ksq),
-                     near_orth = at.orth_near_king(ksq);
-            for (Bitboard b = castles; b;) {
-                const int side = pop_lsb(b) < ksq;
-                near_knight |= at.knight_near_castling(ksq, side);
-                near_diag |= at.diag_near_castling(ksq, side);
-                near_orth |= at.orth_near_castling(ksq, side);
-            }
-            const Bitboard occ_without_king = occ ^ square_bb(ksq);
-            Bitboard danger = pawn_attacks_bb<Them>(their_pawns) | at.king(p.king[Them]);
-            for (Bitboard b = their_knights & near_knight; b;) danger |= at.knight(pop_lsb(b));
-            for (Bitboard b = their_diag & near_diag; b;) danger |= at.bishop(pop_lsb(b), occ_without_king);
-            for (Bitboard b = their_orth & near_orth; b;) danger |= at.rook(pop_lsb(b), occ_without_king);
-            sink.piece_moves(ksq, steps & ~danger, them);
-            while (castles) {
-                const int rook = pop_lsb(castles);
-                if (detail::castling_squares_safe(at, R, ksq, rook, danger, their_orth))
-                    sink.single(Move(ksq, rook, rook > ksq ? KING_CASTLE : QUEEN_CASTLE));
-            }
-        }
+// King steps and castling, against a map of enemy attacks seen through our
+// king (so that it cannot shield a square behind itself from a slider that
+// checks it). The map needs only the enemy pieces that can reach a square the
+// king may step to or pass over.
+template <Color Us, class Sink>
+CHESS_FI void king_moves(const GenState<Us>& g, Sink& sink) {
+    constexpr Color Them = ~Us;
+    constexpr int R = Us == WHITE ? SQ_A1 : SQ_A8;  // the back rank's first square
+    const Attacks& at = g.at;
+    const int ksq = g.ksq;
+    Bitboard castles = 0;  // castling rooks whose squares are empty
+    for (Bitboard b = g.checkers ? 0 : g.p.castle_rooks & g.us; b;) {
+        const int rook = pop_lsb(b);
+        if (castling_squares_empty(at, R, ksq, rook, g.occ)) castles |= square_bb(rook);
     }
-    if (more_than_one(checkers)) return;  // double check: only the king moves
+    const Bitboard steps = at.king(ksq) & ~g.us;
+    if (!(steps | castles)) return;
+    Bitboard near_knight = at.knight_near_king(ksq), near_diag = at.diag_near_king(ksq),
+             near_orth = at.orth_near_king(ksq);
+    for (Bitboard b = castles; b;) {
+        const int side = pop_lsb(b) < ksq;
+        near_knight |= at.knight_near_castling(ksq, side);
+        near_diag |= at.diag_near_castling(ksq, side);
+        near_orth |= at.orth_near_castling(ksq, side);
+    }
+    const Bitboard occ_without_king = g.occ ^ square_bb(ksq);
+    Bitboard danger = pawn_attacks_bb<Them>(g.their_pawns) | at.king(g.p.king[Them]);
+    for (Bitboard b = g.their_knights & near_knight; b;) danger |= at.knight(pop_lsb(b));
+    for (Bitboard b = g.their_diag & near_diag; b;) danger |= at.bishop(pop_lsb(b), occ_without_king);
+    for (Bitboard b = g.their_orth & near_orth; b;) danger |= at.rook(pop_lsb(b), occ_without_king);
+    sink.piece_moves(ksq, steps & ~danger, g.them);
+    while (castles) {
+        const int rook = pop_lsb(castles);
+        if (castling_squares_safe(at, R, ksq, rook, danger, g.their_orth))
+            sink.single(Move(ksq, rook, rook > ksq ? KING_CASTLE : QUEEN_CASTLE));
+    }
+}
+
+// Knights, bishops, rooks and queens, landing on `target`; a pinned piece
+// stays on the line through its king.
+template <Color Us, class Sink>
+CHESS_FI void knight_and_slider_moves(const GenState<Us>& g, Bitboard target, Sink& sink) {
+    const Attacks& at = g.at;
+    for (Bitboard b = g.p.knights() & g.us & ~g.pinned; b;) {
+        const int from = pop_lsb(b);
+        sink.piece_moves(from, at.knight(from) & target, g.them);
+    }
+    for (Bitboard b = g.p.diag & g.us; b;) {
+        const int from = pop_lsb(b);
+        Bitboard t = at.bishop(from, g.occ) & target;
+        if (g.pinned & square_bb(from)) t &= at.line(g.ksq, from);
+        sink.piece_moves(from, t, g.them);
+    }
+    for (Bitboard b = g.p.orth & g.us; b;) {
+        const int from = pop_lsb(b);
+        Bitboard t = at.rook(from, g.occ) & target;
+        if (g.pinned & square_bb(from)) t &= at.line(g.ksq, from);
+        sink.piece_moves(from, t, g.them);
+    }
+}
+
+// Pushes, captures and promotions landing on `target`: unpinned pawns move as
+// sets, pinned ones one at a time along the line through their king.
+template <Color Us, class Sink>
+CHESS_FI void pawn_moves(const GenState<Us>& g, Bitboard target, Sink& sink) {
+    constexpr Bitboard PROMO_RANK = Us == WHITE ? RANK_8 : RANK_1;
+    constexpr Bitboard THIRD_RANK = Us == WHITE ? RANK_3 : RANK_6;
+    constexpr int UP = PUSH<Us>;
+    const Bitboard pawns = g.p.pawns & g.us, empty = ~g.occ, them = g.them;
+
+    const Bitboard free = pawns & ~g.pinned;
+    Bitboard push1 = forward<Us>(free) & empty;
+    const Bitboard push2 = forward<Us>(push1 & THIRD_RANK) & empty & target;
+    push1 &= target;
+    const Bitboard cap_west = forward<Us>(west(free)) & them & target;
+    const Bitboard cap_east = forward<Us>(east(free)) & them & target;
+    sink.pawn_moves(push1 & ~PROMO_RANK, UP, QUIET);
+    sink.pawn_moves(push2, 2 * UP, DOUBLE_PUSH);
+    sink.pawn_moves(cap_west & ~PROMO_RANK, UP - 1, CAPTURE);
+    sink.pawn_moves(cap_east & ~PROMO_RANK, UP + 1, CAPTURE);
+    sink.promotions(push1 & PROMO_RANK, UP, PROMOTION);
+    sink.promotions(cap_west & PROMO_RANK, UP - 1, PROMOTION | CAPTURE);
+    sink.promotions(cap_east & PROMO_RANK, UP + 1, PROMOTION | CAPTURE);
+
+    for (Bitboard b = pawns & g.pinned; b;) {
+        const int from = pop_lsb(b);
+        const Bitboard one = forward<Us>(square_bb(from)) & empty;
+        const Bitboard two = forward<Us>(one & THIRD_RANK) & empty;
+        const Bitboard t = (one | two | (g.at.pawn(Us, from) & them)) & target & g.at.line(g.ksq, from);
+        pinned_pawn_moves<Us>(sink, from, t, them);
+    }
+}
+
+// En passant: two pawns leave one rank at once, so king safety is tested on
+// the resulting occupancy (this also covers checks the capture resolves).
+template <Color Us, class Sink>
+CHESS_FI void en_passant_moves(const GenState<Us>& g, Sink& sink) {
+    constexpr Color Them = ~Us;
+    const Position& p = g.p;
+    const Attacks& at = g.at;
+    const int cap = p.ep - PUSH<Us>;
+    for (Bitboard b = at.pawn(Them, p.ep) & p.pawns & g.us; b;) {
+        const int from = pop_lsb(b);
+        const Bitboard o = g.occ ^ square_bb(from) ^ square_bb(p.ep) ^ square_bb(cap);
+        const bool exposed = (at.pawn(Us, g.ksq) & g.their_pawns & ~square_bb(cap)) ||
+                             (at.knight(g.ksq) & g.their_knights) || (at.bishop(g.ksq, o) & g.their_diag) ||
+                             (at.rook(g.ksq, o) & g.their_orth);
+        if (!exposed) sink.single(Move(from, p.ep, EP_CAPTURE));
+    }
+}
+
+// The generator itself, inlined into generate_moves and count_moves.
+template <Color Us, class Sink>
+CHESS_FI void generate_moves_inline(const Position& p, const Attacks& at, Sink& sink) {
+    const GenState<Us> g(p, at);
+    king_moves(g, sink);
+    if (more_than_one(g.checkers)) return;  // double check: only the king moves
 
     // Other pieces must land on `target`: any non-own square, or when in
     // check, the checker or a square between it and the king.
-    const Bitboard target = checkers ? (at.between(ksq, lsb(checkers)) | checkers) : ~us;
-
-    for (Bitboard b = p.knights() & us & ~pinned; b;) {
-        const int from = pop_lsb(b);
-        sink.piece_moves(from, at.knight(from) & target, them);
-    }
-    for (Bitboard b = p.diag & us; b;) {
-        const int from = pop_lsb(b);
-        Bitboard t = at.bishop(from, occ) & target;
-        if (pinned & square_bb(from)) t &= at.line(ksq, from);
-        sink.piece_moves(from, t, them);
-    }
-    for (Bitboard b = p.orth & us; b;) {
-        const int from = pop_lsb(b);
-        Bitboard t = at.rook(from, occ) & target;
-        if (pinned & square_bb(from)) t &= at.line(ksq, from);
-        sink.piece_moves(from, t, them);
-    }
-
-    // Pawns: unpinned ones move as sets.
-    const Bitboard pawns = p.pawns & us, empty = ~occ;
-    {
-        const Bitboard free = pawns & ~pinned;
-        Bitboard push1 = forward<Us>(free) & empty;
-        const Bitboard push2 = forward<Us>(push1 & THIRD_RANK) & empty & target;
-        push1 &= target;
-        const Bitboard cap_west = forward<Us>(west(free)) & them & target;
-        const Bitboard cap_east = forward<Us>(east(free)) & them & target;
-        sink.pawn_moves(push1 & ~PROMO_RANK, UP, QUIET);
-        sink.pawn_moves(push2, 2 * UP, DOUBLE_PUSH);
-        sink.pawn_moves(cap_west & ~PROMO_RANK, UP - 1, CAPTURE);
-        sink.pawn_moves(cap_east & ~PROMO_RANK, UP + 1, CAPTURE);
-        sink.promotions(push1 & PROMO_RANK, UP, PROMOTION);
-        sink.promotions(cap_west & PROMO_RANK, UP - 1, PROMOTION | CAPTURE);
-        sink.promotions(cap_east & PROMO_RANK, UP + 1, PROMOTION | CAPTURE);
-    }
-    for (Bitboard b = pawns & pinned; b;) {
-        const int from = pop_lsb(b);
-        const Bitboard push1 = forward<Us>(square_bb(from)) & empty;
-        const Bitboard push2 = forward<Us>(push1 & THIRD_RANK) & empty;
-        const Bitboard t = (push1 | push2 | (at.pawn(Us, from) & them)) & target & at.line(ksq, from);
-        detail::pinned_pawn_moves<Us>(sink, from, t, them);
-    }
-
-    // En passant: two pawns leave one rank at once, so test king safety on
-    // the resulting occupancy (this also covers checks the capture resolves).
-    if (p.ep != SQ_NONE) {
-        const int cap = p.ep - UP;
-        for (Bitboard b = at.pawn(Them, p.ep) & pawns; b;) {
-            const int from = pop_lsb(b);
-            const Bitboard o = occ ^ square_bb(from) ^ square_bb(p.ep) ^ square_bb(cap);
-            const bool exposed = (at.pawn(Us, ksq) & their_pawns & ~square_bb(cap)) ||
-                                 (at.knight(ksq) & their_knights) || (at.bishop(ksq, o) & their_diag) ||
-                                 (at.rook(ksq, o) & their_orth);
-            if (!exposed) sink.single(Move(from, p.ep, EP_CAPTURE));
-        }
-    }
+    const Bitboard target = g.checkers ? (at.between(g.ksq, lsb(g.checkers)) | g.checkers) : ~g.us;
+    knight_and_slider_moves(g, target, sink);
+    pawn_moves(g, target, sink);
+    if (p.ep != SQ_NONE) en_passant_moves(g, sink);
 }
 
 }  // namespace detail
