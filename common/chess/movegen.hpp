@@ -187,17 +187,20 @@ CHESS_FI void knight_and_slider_moves(const GenState<Us>& g, Bitboard target, Si
         const int from = pop_lsb(b);
         sink.piece_moves(from, at.knight(from) & target, g.them);
     }
-    for (Bitboard b = g.p.diag & g.us; b;) {
+    for (Bitboard b = g.p.diag & g.us & ~g.pinned; b;) {
         const int from = pop_lsb(b);
-        Bitboard t = at.bishop(from, g.occ) & target;
-        if (g.pinned & square_bb(from)) t &= at.line(g.ksq, from);
-        sink.piece_moves(from, t, g.them);
+        sink.piece_moves(from, at.bishop(from, g.occ) & target, g.them);
     }
-    for (Bitboard b = g.p.orth & g.us; b;) {
+    for (Bitboard b = g.p.orth & g.us & ~g.pinned; b;) {
         const int from = pop_lsb(b);
-        Bitboard t = at.rook(from, g.occ) & target;
-        if (g.pinned & square_bb(from)) t &= at.line(g.ksq, from);
-        sink.piece_moves(from, t, g.them);
+        sink.piece_moves(from, at.rook(from, g.occ) & target, g.them);
+    }
+    for (Bitboard b = (g.p.diag | g.p.orth) & g.us & g.pinned; b;) {  // pins are rare
+        const int from = pop_lsb(b);
+        Bitboard t = 0;
+        if (g.p.diag & square_bb(from)) t |= at.bishop(from, g.occ);
+        if (g.p.orth & square_bb(from)) t |= at.rook(from, g.occ);
+        sink.piece_moves(from, t & target & at.line(g.ksq, from), g.them);
     }
 }
 
