@@ -9,8 +9,9 @@ namespace chess {
 // A sink that plays each move as it is generated and bulk-counts the reply
 // moves: perft(2) without materialising a move list. The children are only
 // counted, so they keep the parent's move counters, and a move of a
-// knight, bishop, rook, queen or pawn is played by a make that knows the
-// mover's sets once per call, not by apply_move's tests per move.
+// knight, bishop, rook, queen, king or pawn (promotions aside) is played by a
+// make that knows the mover's sets once per call, not by apply_move's tests
+// per move.
 template <Color Us>
 struct CountRepliesSink {
     static constexpr Color Them = ~Us;
@@ -23,9 +24,9 @@ struct CountRepliesSink {
     // The child after a move from `fb` to `tb` that no special rule touches:
     // whatever stood on `tb` is captured, the mover's sets toggle by `moved`
     // (pawns, diag, orth), castling rights go with either square, and with
-    // the king all of ours.
+    // the king all of ours; the e.p. square is `ep`.
     template <bool King>
-    CHESS_FI void count_plain(Bitboard fb, Bitboard tb, const Bitboard (&moved)[3]) {
+    CHESS_FI void count_plain(Bitboard fb, Bitboard tb, const Bitboard (&moved)[3], int ep = SQ_NONE) {
         constexpr Bitboard BACK_RANK = Us == WHITE ? RANK_1 : RANK_8;
         const Bitboard ft = fb | tb;
         Position c = p;
@@ -36,7 +37,7 @@ struct CountRepliesSink {
         c.orth = (p.orth & ~tb) ^ (moved[2] & ft);
         c.castle_rooks = p.castle_rooks & ~(King ? ft | BACK_RANK : ft);
         if (King) c.king[Us] = uint8_t(lsb(tb));
-        c.ep = SQ_NONE;
+        c.ep = uint8_t(ep);
         c.stm = Them;
         nodes += count_moves<Them>(c, at);
     }
@@ -50,18 +51,16 @@ struct CountRepliesSink {
         const Bitboard moved[3] = {0, (p.diag & fb) ? ~Bitboard(0) : 0, (p.orth & fb) ? ~Bitboard(0) : 0};
         while (targets) count_plain<false>(fb, square_bb(pop_lsb(targets)), moved);
     }
+    // A double push leaves an e.p. square only where an enemy pawn stands
+    // beside its target, as apply_move does.
     CHESS_FI void pawn_moves(Bitboard targets, int delta, int flag) {
-        if (flag == DOUBLE_PUSH) {
-            while (targets) {
-                const int to = pop_lsb(targets);
-                single(Move(to - delta, to, flag));
-            }
-            return;
-        }
         constexpr Bitboard moved[3] = {~Bitboard(0), 0, 0};
+        const Bitboard their_pawns = p.pawns & p.color[Them];
         while (targets) {
             const int to = pop_lsb(targets);
-            count_plain<false>(square_bb(to - delta), square_bb(to), moved);
+            const Bitboard tb = square_bb(to);
+            const bool ep = flag == DOUBLE_PUSH && ((east(tb) | west(tb)) & their_pawns);
+            count_plain<false>(square_bb(to - delta), tb, moved, ep ? to - PUSH<Us> : SQ_NONE);
         }
     }
     CHESS_FI void promotions(Bitboard targets, int delta, int flag) {
