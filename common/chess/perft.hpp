@@ -51,16 +51,12 @@ struct CountRepliesSink {
         const Bitboard moved[3] = {0, (p.diag & fb) ? ~Bitboard(0) : 0, (p.orth & fb) ? ~Bitboard(0) : 0};
         while (targets) count_plain<false>(fb, square_bb(pop_lsb(targets)), moved);
     }
-    // A double push leaves an e.p. square only where an enemy pawn stands
-    // beside its target, as apply_move does.
     CHESS_FI void pawn_moves(Bitboard targets, int delta, int flag) {
         constexpr Bitboard moved[3] = {~Bitboard(0), 0, 0};
-        const Bitboard their_pawns = p.pawns & p.color[Them];
         while (targets) {
             const int to = pop_lsb(targets);
-            const Bitboard tb = square_bb(to);
-            const bool ep = flag == DOUBLE_PUSH && ((east(tb) | west(tb)) & their_pawns);
-            count_plain<false>(square_bb(to - delta), tb, moved, ep ? to - PUSH<Us> : SQ_NONE);
+            count_plain<false>(square_bb(to - delta), square_bb(to), moved,
+                               flag == DOUBLE_PUSH ? ep_after_double_push<Us>(p, to) : SQ_NONE);
         }
     }
     CHESS_FI void promotions(Bitboard targets, int delta, int flag) {

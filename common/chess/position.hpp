@@ -134,9 +134,16 @@ CHESS_FI Bitboard checkers(const Position& p, const Attacks& at) {
 
 CHESS_FI bool in_check(const Position& p, const Attacks& at) { return checkers(p, at) != 0; }
 
-// Plays a legal move for side Us and returns the new position. The en-passant
-// square is recorded only when an enemy pawn stands beside the pushed pawn,
-// so positions that differ only by a useless e.p. square compare equal.
+// The e.p. square a double push by Us to `to` leaves: recorded only when an
+// enemy pawn stands beside the pushed pawn, so positions that differ only by
+// a useless e.p. square compare equal.
+template <Color Us>
+CHESS_FI int ep_after_double_push(const Position& p, int to) {
+    const Bitboard tb = square_bb(to);
+    return (east(tb) | west(tb)) & p.pawns & p.color[~Us] ? to - PUSH<Us> : SQ_NONE;
+}
+
+// Plays a legal move for side Us and returns the new position.
 template <Color Us>
 CHESS_FI Position apply_move(const Position& p, Move m) {
     constexpr Color Them = ~Us;
@@ -160,8 +167,7 @@ CHESS_FI Position apply_move(const Position& p, Move m) {
 
     c.ep = SQ_NONE;
     if (flag == DOUBLE_PUSH) {
-        const Bitboard beside = east(tb) | west(tb);
-        if (beside & p.pawns & p.color[Them]) c.ep = uint8_t(to - PUSH<Us>);
+        c.ep = uint8_t(ep_after_double_push<Us>(p, to));
     } else if (flag == EP_CAPTURE) {
         const Bitboard cap = square_bb(to - PUSH<Us>);
         c.color[Them] ^= cap;
