@@ -3,36 +3,51 @@
 #include <algorithm>
 
 #include "analysis/material.hpp"
+#include "analysis/move_heuristics.hpp"
 #include "analysis/reach_analysis.hpp"
 
 namespace gperft::analysis {
 
 using namespace chess;
 
-ClosureSearch::ClosureSearch() : at_(host_attacks()), zobrist_(host_zobrist()), seen_(1024) {}
+ClosureSearch::ClosureSearch() : at_(host_attacks()), zobrist_(host_zobrist()) {}
+
+namespace {
+
+// The first n entries of t, zeroed: t is replaced only when too small.
+void zero_prefix(ZeroedPages<Key128>& t, size_t n) {
+    if (t.size() < n)
+        t = ZeroedPages<Key128>(n);
+    else
+        std::fill(t.data(), t.data() + n, Key128{});
+}
+
+}  // namespace
 
 // Sized for the expected number of positions (at most half full), so that
-// growing is rare; large tables are given back between questions.
+// growing is rare.
 void ClosureSearch::clear_seen(uint64_t expected) {
     size_t size = 1024;
     while (size < 2 * expected && size < (size_t(1) << 24)) size *= 2;
-    if (seen_.size() != size)
-        seen_ = ZeroedPages<Key128>(size);
-    else
-        std::fill(seen_.data(), seen_.data() + size, Key128{});
+    zero_prefix(seen_, size);
+    slots_ = size;
     seen_count_ = 0;
+}
+
+void ClosureSearch::grow_seen() {
+    zero_prefix(spare_, 2 * slots_);
+    std::swap(seen_, spare_);
+    const size_t old_slots = slots_;
+    slots_ *= 2;
+    seen_count_ = 0;
+    for (size_t i = 0; i < old_slots; ++i)
+        if (spare_[i].lo || spare_[i].hi) insert(spare_[i]);
 }
 
 bool ClosureSearch::insert(Key128 key) {
     if (key.lo == 0 && key.hi == 0) key.lo = 1;  // keep {0, 0} free
-    if (2 * (seen_count_ + 1) > seen_.size()) {    // grow at half load
-        ZeroedPages<Key128> old(seen_.size() * 2);
-        std::swap(old, seen_);
-        seen_count_ = 0;
-        for (size_t i = 0; i < old.size(); ++i)
-            if (old[i].lo || old[i].hi) insert(old[i]);
-    }
-    const size_t mask = seen_.size() - 1;
+    if (2 * (seen_count_ + 1) > slots_) grow_seen();  // grow at half load
+    const size_t mask = slots_ - 1;
     for (size_t i = key.hi & mask;; i = (i + 1) & mask) {
         if (seen_[i] == key) return false;
         if (!seen_[i].lo && !seen_[i].hi) {
@@ -65,19 +80,41 @@ ClosureResult ClosureSearch::run(const Position& root, Color winner, uint64_t no
     clear_seen(std::min<uint64_t>(node_limit, 1 << 16));
     line_.clear();
     insert(zobrist_.key(canonical(root, at_)));
-    nodes_.push_back({root, 0, Move()});
-    head_ = 0;
+    nodes_.push_back({root, 0, Move(), false});
+    for (Bucket& b : frontier_) {
+        b.nodes.clear();
+        b.next = 0;
+    }
+    frontier_[0].nodes.push_back(0);
+    cost_ = 0;
+    waiting_ = 1;
     return resume(node_limit);
 }
 
-// Expands whole positions in breadth-first order while fewer than node_limit
-// are stored (so the last expansion may overshoot it by one position's moves).
+// The cheapest waiting position (first come, first served within a cost).
+bool ClosureSearch::next_node(uint32_t& node) {
+    if (!waiting_) return false;
+    for (;; ++cost_) {
+        Bucket& b = frontier_[cost_ % RING];
+        if (b.next < b.nodes.size()) {
+            node = b.nodes[b.next++];
+            --waiting_;
+            return true;
+        }
+        b.nodes.clear();
+        b.next = 0;
+    }
+}
+
+// Expands the cheapest waiting position while fewer than node_limit are
+// stored (so the last expansion may overshoot it by one position's moves).
 ClosureResult ClosureSearch::resume(uint64_t node_limit) {
     Position children[MAX_MOVES];
     Key128 keys[MAX_MOVES];
-    for (; head_ < nodes_.size(); ++head_) {
-        if (nodes_.size() >= node_limit) return ClosureResult::OutOfBudget;
-        const Position q = nodes_[head_].pos;
+    for (uint32_t node; nodes_.size() < node_limit;) {
+        if (!next_node(node)) return ClosureResult::Exhausted;
+        const Position q = nodes_[node].pos;
+        const bool past_progress = nodes_[node].progress;
         MoveList list;
         generate_moves(q, at_, list);
         // Keys first, their table slots fetched ahead: the table outgrows the
@@ -87,16 +124,19 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
         for (int i = 0; i < list.size; ++i) {
             children[i] = apply_move(q, list.moves[i]);
             keys[i] = zobrist_.child_key(q, canonical(children[i], at_), parent_key);
-            __builtin_prefetch(&seen_[keys[i].hi & (seen_.size() - 1)]);
+            __builtin_prefetch(&seen_[keys[i].hi & (slots_ - 1)]);
         }
+        const MateTargets targets(q, winner_);
         for (int i = 0; i < list.size; ++i) {
             const Move m = list.moves[i];
             const Position& c = children[i];
+            // A position seen before was tested for mate then: every way
+            // into it is a move by the same side (the one not to move in it).
+            if (!insert(keys[i])) continue;
             if (q.stm == winner_ && in_check(c, at_) && count_moves(c, at_) == 0) {
-                build_line(uint32_t(head_), m);
+                build_line(node, m);
                 return ClosureResult::Mate;
             }
-            if (!insert(keys[i])) continue;
             if (lacks_mating_material(c, winner_)) continue;
             // Captures and pawn moves change what can ever move; other moves
             // keep every piece inside the regions the parent's analysis saw.
@@ -106,10 +146,13 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
                 analysis_hits_ += !m.is_capture();
                 continue;
             }
-            nodes_.push_back({c, uint32_t(head_), m});
+            const Progress kind = classify(q, m, winner_, targets);
+            frontier_[(cost_ + progress_cost(kind, past_progress)) % RING].nodes.push_back(uint32_t(nodes_.size()));
+            ++waiting_;
+            nodes_.push_back({c, node, m, kind == Progress::Reward});
         }
     }
-    return ClosureResult::Exhausted;
+    return waiting_ ? ClosureResult::OutOfBudget : ClosureResult::Exhausted;
 }
 
 }  // namespace gperft::analysis

@@ -14,16 +14,6 @@ namespace {
 constexpr size_t TT_SIZE = size_t(1) << 19;  // entries: 8 MB per search object, faulted in as used
 constexpr uint64_t ITERATION_NODES = 3000;   // an iteration's node cap, per ply of depth
 
-// Depth spent by a move of each kind (a normal move right after a rewarded
-// one is free, so one side's progress is not cancelled by the other's reply).
-int cost(Progress kind, bool past_progress) {
-    switch (kind) {
-        case Progress::Reward: return 0;
-        case Progress::Punish: return 3;
-        default: return past_progress ? 0 : 1;
-    }
-}
-
 bool is_mate(const Position& p, const Attacks& at) { return in_check(p, at) && count_moves(p, at) == 0; }
 
 }  // namespace
@@ -92,7 +82,7 @@ bool HelpmateSearch::search(const Position& p, int depth, int ply, bool past_pro
             line_.assign(stack_, stack_ + ply + 1);
             return true;
         }
-        const int left = depth - cost(moves[i].kind, past_progress);
+        const int left = depth - progress_cost(moves[i].kind, past_progress);
         if (left < 1) continue;
         if (search(child, left, ply + 1, moves[i].kind == Progress::Reward)) return true;
         if (aborted_) return false;

@@ -22,4 +22,15 @@ struct MateTargets {
 
 Progress classify(const chess::Position& p, chess::Move m, chess::Color winner, const MateTargets& t);
 
+// Depth a move of each kind spends: rewarded moves nothing, punished ones
+// three plies, normal ones one, or nothing right after a rewarded move (so
+// one side's progress is not cancelled by the other's reply).
+inline int progress_cost(Progress kind, bool past_progress) {
+    switch (kind) {
+        case Progress::Reward: return 0;
+        case Progress::Punish: return 3;
+        default: return past_progress ? 0 : 1;
+    }
+}
+
 }  // namespace gperft::analysis
