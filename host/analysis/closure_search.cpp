@@ -75,12 +75,14 @@ bool ClosureSearch::worth_analysing() {
 
 ClosureResult ClosureSearch::run(const Position& root, Color winner, uint64_t node_limit) {
     winner_ = winner;
+    chess960_ = root.chess960;
     analysis_calls_ = analysis_hits_ = 0;
     nodes_.clear();
     clear_seen(std::min<uint64_t>(node_limit, 1 << 16));
     line_.clear();
-    insert(zobrist_.key(canonical(root, at_)));
-    nodes_.push_back({root, 0, Move(), false});
+    const Position start = canonical(root, at_);
+    insert(zobrist_.key(start));
+    nodes_.push_back({pack(start), 0, Move(), false});
     for (Bucket& b : frontier_) {
         b.nodes.clear();
         b.next = 0;
@@ -113,7 +115,7 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
     Key128 keys[MAX_MOVES];
     for (uint32_t node; nodes_.size() < node_limit;) {
         if (!next_node(node)) return ClosureResult::Exhausted;
-        const Position q = nodes_[node].pos;
+        const Position q = unpack(nodes_[node].pos, chess960_);
         const bool past_progress = nodes_[node].progress;
         MoveList list;
         generate_moves(q, at_, list);
@@ -122,8 +124,8 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
         // Each child's key is the parent's with the changed squares rehashed.
         const Key128 parent_key = zobrist_.key(q);
         for (int i = 0; i < list.size; ++i) {
-            children[i] = apply_move(q, list.moves[i]);
-            keys[i] = zobrist_.child_key(q, canonical(children[i], at_), parent_key);
+            children[i] = canonical(apply_move(q, list.moves[i]), at_);
+            keys[i] = zobrist_.child_key(q, children[i], parent_key);
             __builtin_prefetch(&seen_[keys[i].hi & (slots_ - 1)]);
         }
         const MateTargets targets(q, winner_);
@@ -149,7 +151,7 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
             const Progress kind = classify(q, m, winner_, targets);
             frontier_[(cost_ + progress_cost(kind, past_progress)) % RING].nodes.push_back(uint32_t(nodes_.size()));
             ++waiting_;
-            nodes_.push_back({c, node, m, kind == Progress::Reward});
+            nodes_.push_back({pack(c), node, m, kind == Progress::Reward});
         }
     }
     return waiting_ ? ClosureResult::OutOfBudget : ClosureResult::Exhausted;

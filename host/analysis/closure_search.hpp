@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "chess/packed_position.hpp"
 #include "chess/zobrist.hpp"
 #include "zeroed_pages.hpp"
 
@@ -32,8 +33,8 @@ class ClosureSearch {
     uint64_t nodes() const { return nodes_.size(); }
 
    private:
-    struct Node {
-        chess::Position pos;
+    struct Node {  // 32 bytes
+        chess::PackedPosition pos;  // canonical
         uint32_t parent;
         chess::Move move;
         bool progress;  // reached by a rewarded move (move_heuristics.hpp)
@@ -57,6 +58,7 @@ class ClosureSearch {
     chess::Attacks at_;
     chess::Zobrist zobrist_;
     chess::Color winner_ = chess::WHITE;
+    bool chess960_ = false;
     // Kept at its largest between questions: freeing and faulting in again
     // tens of MB per question cost more kernel time than the search saved.
     std::vector<Node> nodes_;
