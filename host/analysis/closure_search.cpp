@@ -82,7 +82,7 @@ ClosureResult ClosureSearch::run(const Position& root, Color winner, uint64_t no
     line_.clear();
     const Position start = canonical(root, at_);
     insert(zobrist_.key(start));
-    nodes_.push_back({pack(start), 0, Move(), false});
+    nodes_.push_back({pack(start), 0, Move()});
     for (Bucket& b : frontier_) {
         b.nodes.clear();
         b.next = 0;
@@ -116,7 +116,6 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
     for (uint32_t node; nodes_.size() < node_limit;) {
         if (!next_node(node)) return ClosureResult::Exhausted;
         const Position q = unpack(nodes_[node].pos, chess960_);
-        const bool past_progress = nodes_[node].progress;
         MoveList list;
         generate_moves(q, at_, list);
         // Keys first, their table slots fetched ahead: the table outgrows the
@@ -148,10 +147,12 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
                 analysis_hits_ += !m.is_capture();
                 continue;
             }
-            const Progress kind = classify(q, m, winner_, targets);
-            frontier_[(cost_ + progress_cost(kind, past_progress)) % RING].nodes.push_back(uint32_t(nodes_.size()));
+            // The cost of a move is not waived after a rewarded one here (as it
+            // is in the helpmate search): the walk meets more mates sooner.
+            const int cost = progress_cost(classify(q, m, winner_, targets), false);
+            frontier_[(cost_ + cost) % RING].nodes.push_back(uint32_t(nodes_.size()));
             ++waiting_;
-            nodes_.push_back({pack(c), node, m, kind == Progress::Reward});
+            nodes_.push_back({pack(c), node, m});
         }
     }
     return waiting_ ? ClosureResult::OutOfBudget : ClosureResult::Exhausted;

@@ -3,10 +3,11 @@
 // end where the winner's material or the static reach analysis proves no mate
 // can follow. If the whole reachable set is walked without meeting a mate by
 // the winner, no mate exists: the sound route to No in blocked positions.
-// Positions are expanded cheapest first, a move costing what it costs the
-// helpmate search (progress_cost): the order decides how soon a mate is met,
-// never which positions are walked, so an exhausted walk proves No in any
-// order. A mate met on the way is returned with the line that reached it.
+// Positions are expanded cheapest first, a move costing about what it
+// costs the helpmate search (progress_cost): the order decides how soon a
+// mate is met, never which positions are walked, so an exhausted walk proves
+// No in any order. A mate met on the way is returned with the line that
+// reached it.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +38,6 @@ class ClosureSearch {
         chess::PackedPosition pos;  // canonical
         uint32_t parent;
         chess::Move move;
-        bool progress;  // reached by a rewarded move (move_heuristics.hpp)
     };
 
     // Positions waiting to be expanded, by cost: a ring of buckets, the
