@@ -5,6 +5,9 @@
 # device leaf without a device. Needs nvcc, not a GPU.
 # Usage: bench/sass_count.sh [KERNEL_SUBSTRING] [extra nvcc args]
 # (default: the leaf kernels, LeafCount). ARCH (default 90) picks the target.
+# A toolkit without cuobjdump can take it and nvdisasm from PyPI (packages
+# nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm, 13.2 reads 13.0's cubins):
+# put their nvidia/cu13/bin on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=${ARCH:-90}

@@ -123,8 +123,8 @@ struct GenState {
     // between, that one is pinned.
     CHESS_FI GenState(const Position& pos, const Attacks& a)
         : p(pos), at(a), us(pos.color[Us]), them(pos.color[Them]), occ(us | them), ksq(pos.king[Us]),
-          their_pawns(pos.pawns & them), their_knights(pos.knights() & them), their_diag(pos.diag & them),
-          their_orth(pos.orth & them) {
+          their_pawns(pos.pawns & them), their_diag(pos.diag & them), their_orth(pos.orth & them) {
+        their_knights = (them & ~(pos.pawns | pos.diag | pos.orth)) ^ square_bb(pos.king[Them]);
         Bitboard c = (a.pawn(Us, ksq) & their_pawns) | (a.knight(ksq) & their_knights);
         Bitboard pn = 0;
         for (Bitboard snipers = (a.rook_empty(ksq) & their_orth) | (a.bishop_empty(ksq) & their_diag); snipers;) {
@@ -183,7 +183,7 @@ CHESS_FI void king_moves(const GenState<Us>& g, Sink& sink) {
 template <Color Us, class Sink>
 CHESS_FI void knight_and_slider_moves(const GenState<Us>& g, Bitboard target, Sink& sink) {
     const Attacks& at = g.at;
-    for (Bitboard b = g.p.knights() & g.us & ~g.pinned; b;) {
+    for (Bitboard b = ((g.us & ~(g.p.pawns | g.p.diag | g.p.orth)) ^ square_bb(g.ksq)) & ~g.pinned; b;) {
         const int from = pop_lsb(b);
         sink.piece_moves(from, at.knight(from) & target, g.them);
     }
@@ -276,14 +276,20 @@ CHESS_HD void generate_moves(const Position& p, const Attacks& at, Sink& sink) {
     detail::generate_moves_inline<Us>(p, at, sink);
 }
 
-// The bulk count at the leaves: the generator inlined into one function of
-// its own, so that the count stays in a register (through a sink passed by
-// reference, every add would be a store and a reload).
+// The bulk count at the leaves, with the generator inlined so that the count
+// stays in a register (through a sink passed by reference, every add would be
+// a store and a reload). count_moves is one function of its own;
+// count_moves_inline is for a caller that counts child after child (perft(2)),
+// where the child just made stays in registers instead of going through memory.
 template <Color Us>
-CHESS_LEAF uint32_t count_moves(const Position& p, const Attacks& at) {
+CHESS_FI uint32_t count_moves_inline(const Position& p, const Attacks& at) {
     MoveCounter c;
     detail::generate_moves_inline<Us>(p, at, c);
     return c.count;
+}
+template <Color Us>
+CHESS_LEAF uint32_t count_moves(const Position& p, const Attacks& at) {
+    return count_moves_inline<Us>(p, at);
 }
 
 template <class Sink>

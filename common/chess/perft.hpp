@@ -39,7 +39,7 @@ struct CountRepliesSink {
         if (King) c.king[Us] = uint8_t(lsb(tb));
         c.ep = uint8_t(ep);
         c.stm = Them;
-        nodes += count_moves<Them>(c, at);
+        nodes += count_moves_inline<Them>(c, at);
     }
     CHESS_FI void piece_moves(int from, Bitboard targets, Bitboard) {
         const Bitboard fb = square_bb(from);
