@@ -224,7 +224,7 @@ TEST(Progress, APlainPerftDrawsItsBarWithRateAndEtaOnATerminal) {
 // and analyze alike (each run stopped after 1.2 s).
 TEST(Progress, LogLinesOnlyWhenAskedFor) {
     const auto logged = [](const std::string& args) {
-        return run_shell("timeout -s KILL 1.2 " + std::string(GPERFT_BINARY) + " " + args).err;
+        return run_shell("timeout -s KILL 3 " + std::string(GPERFT_BINARY) + " " + args).err;
     };
     const std::string quiet = logged("perft --depth 6 --threads 1 --fen " + KIWIPETE_FEN);
     EXPECT_EQ(quiet.find("gperft: ["), std::string::npos) << quiet;
