@@ -221,7 +221,7 @@ TEST(Progress, APlainPerftDrawsItsBarWithRateAndEtaOnATerminal) {
 
 // Without a terminal nothing is drawn, unless --progress N asks for log
 // lines: then whole lines, from perft, --stats, verify, perft --file, suite
-// and analyze alike (each run stopped after 1.2 s).
+// and analyze alike (each run stopped after 3 s).
 TEST(Progress, LogLinesOnlyWhenAskedFor) {
     const auto logged = [](const std::string& args) {
         return run_shell("timeout -s KILL 3 " + std::string(GPERFT_BINARY) + " " + args).err;
