@@ -123,8 +123,8 @@ struct GenState {
     // between, that one is pinned.
     CHESS_FI GenState(const Position& pos, const Attacks& a)
         : p(pos), at(a), us(pos.color[Us]), them(pos.color[Them]), occ(us | them), ksq(pos.king[Us]),
-          their_pawns(pos.pawns & them), their_diag(pos.diag & them), their_orth(pos.orth & them) {
-        their_knights = (them & ~(pos.pawns | pos.diag | pos.orth)) ^ square_bb(pos.king[Them]);
+          their_pawns(pos.pawns & them), their_knights(pos.knights(Them)), their_diag(pos.diag & them),
+          their_orth(pos.orth & them) {
         Bitboard c = (a.pawn(Us, ksq) & their_pawns) | (a.knight(ksq) & their_knights);
         Bitboard pn = 0;
         for (Bitboard snipers = (a.rook_empty(ksq) & their_orth) | (a.bishop_empty(ksq) & their_diag); snipers;) {
@@ -183,7 +183,7 @@ CHESS_FI void king_moves(const GenState<Us>& g, Sink& sink) {
 template <Color Us, class Sink>
 CHESS_FI void knight_and_slider_moves(const GenState<Us>& g, Bitboard target, Sink& sink) {
     const Attacks& at = g.at;
-    for (Bitboard b = ((g.us & ~(g.p.pawns | g.p.diag | g.p.orth)) ^ square_bb(g.ksq)) & ~g.pinned; b;) {
+    for (Bitboard b = g.p.knights(Us) & ~g.pinned; b;) {
         const int from = pop_lsb(b);
         sink.piece_moves(from, at.knight(from) & target, g.them);
     }

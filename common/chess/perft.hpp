@@ -8,10 +8,12 @@ namespace chess {
 
 // A sink that plays each move as it is generated and bulk-counts the reply
 // moves: perft(2) without materialising a move list. The children are only
-// counted, so they keep the parent's move counters, and a move of a
-// knight, bishop, rook, queen, king or pawn (promotions aside) is played by a
-// make that knows the mover's sets once per call, not by apply_move's tests
-// per move.
+// counted, so they keep the parent's move counters, and every move but
+// castling and en passant is played by a make that knows the mover's sets
+// once per call, not by apply_move's tests per move. The generator is
+// inlined into the count of a knight's or slider's child, the commonest kind;
+// the other children go through one out-of-line copy (count_plain_call), so
+// the sink holds two copies of the generator, not one per call site.
 template <Color Us>
 struct CountRepliesSink {
     static constexpr Color Them = ~Us;
@@ -24,7 +26,9 @@ struct CountRepliesSink {
     // The child after a move from `fb` to `tb` that no special rule touches:
     // whatever stood on `tb` is captured, the mover's sets toggle by `moved`
     // (pawns, diag, orth), castling rights go with either square, and with
-    // the king all of ours; the e.p. square is `ep`.
+    // the king all of ours; the e.p. square is `ep`. A promotion is the
+    // masks {fb, tb or 0, tb or 0}: the pawn leaves, the new piece's sets
+    // gain `tb` (a knight: neither).
     template <bool King>
     CHESS_FI void count_plain(Bitboard fb, Bitboard tb, const Bitboard (&moved)[3], int ep = SQ_NONE) {
         constexpr Bitboard BACK_RANK = Us == WHITE ? RANK_1 : RANK_8;
@@ -41,11 +45,15 @@ struct CountRepliesSink {
         c.stm = Them;
         nodes += count_moves_inline<Them>(c, at);
     }
+    template <bool King>
+    CHESS_LEAF void count_plain_call(Bitboard fb, Bitboard tb, const Bitboard (&moved)[3], int ep = SQ_NONE) {
+        count_plain<King>(fb, tb, moved, ep);
+    }
     CHESS_FI void piece_moves(int from, Bitboard targets, Bitboard) {
         const Bitboard fb = square_bb(from);
         if (from == p.king[Us]) {
             constexpr Bitboard moved[3] = {0, 0, 0};
-            while (targets) count_plain<true>(fb, square_bb(pop_lsb(targets)), moved);
+            while (targets) count_plain_call<true>(fb, square_bb(pop_lsb(targets)), moved);
             return;
         }
         const Bitboard moved[3] = {0, (p.diag & fb) ? ~Bitboard(0) : 0, (p.orth & fb) ? ~Bitboard(0) : 0};
@@ -55,14 +63,19 @@ struct CountRepliesSink {
         constexpr Bitboard moved[3] = {~Bitboard(0), 0, 0};
         while (targets) {
             const int to = pop_lsb(targets);
-            count_plain<false>(square_bb(to - delta), square_bb(to), moved,
-                               flag == DOUBLE_PUSH ? ep_after_double_push<Us>(p, to) : SQ_NONE);
+            count_plain_call<false>(square_bb(to - delta), square_bb(to), moved,
+                                    flag == DOUBLE_PUSH ? ep_after_double_push<Us>(p, to) : SQ_NONE);
         }
     }
-    CHESS_FI void promotions(Bitboard targets, int delta, int flag) {
+    CHESS_FI void promotions(Bitboard targets, int delta, int) {
         while (targets) {
             const int to = pop_lsb(targets);
-            for (int piece = 3; piece >= 0; --piece) single(Move(to - delta, to, flag | piece));
+            const Bitboard fb = square_bb(to - delta), tb = square_bb(to);
+            const Bitboard queen[3] = {fb, tb, tb}, rook[3] = {fb, 0, tb}, bishop[3] = {fb, tb, 0}, knight[3] = {fb, 0, 0};
+            count_plain_call<false>(fb, tb, queen);
+            count_plain_call<false>(fb, tb, rook);
+            count_plain_call<false>(fb, tb, bishop);
+            count_plain_call<false>(fb, tb, knight);
         }
     }
 };

@@ -33,6 +33,8 @@ struct alignas(16) Position {
     CHESS_FI Bitboard occupied() const { return color[WHITE] | color[BLACK]; }
     CHESS_FI Bitboard kings() const { return square_bb(king[WHITE]) | square_bb(king[BLACK]); }
     CHESS_FI Bitboard knights() const { return occupied() & ~(pawns | diag | orth | kings()); }
+    // One colour's knights: its one king is taken out by its square at hand.
+    CHESS_FI Bitboard knights(Color c) const { return (color[c] & ~(pawns | diag | orth)) ^ square_bb(king[c]); }
     CHESS_FI Bitboard bishops() const { return diag & ~orth; }
     CHESS_FI Bitboard rooks() const { return orth & ~diag; }
     CHESS_FI Bitboard queens() const { return diag & orth; }
