@@ -71,11 +71,10 @@ struct CountRepliesSink {
         while (targets) {
             const int to = pop_lsb(targets);
             const Bitboard fb = square_bb(to - delta), tb = square_bb(to);
-            const Bitboard queen[3] = {fb, tb, tb}, rook[3] = {fb, 0, tb}, bishop[3] = {fb, tb, 0}, knight[3] = {fb, 0, 0};
-            count_plain_call<false>(fb, tb, queen);
-            count_plain_call<false>(fb, tb, rook);
-            count_plain_call<false>(fb, tb, bishop);
-            count_plain_call<false>(fb, tb, knight);
+            for (int piece = 3; piece >= 0; --piece) {  // queen, rook, bishop, knight
+                const Bitboard moved[3] = {fb, (piece & 1) ? tb : 0, (piece & 2) ? tb : 0};
+                count_plain_call<false>(fb, tb, moved);
+            }
         }
     }
 };
