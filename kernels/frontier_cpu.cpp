@@ -29,6 +29,7 @@
 #include "chess/packed_position.hpp"
 #include "chess/terminal.hpp"
 #include "frontier.hpp"
+#include "parallel.hpp"
 #include "run_stop.hpp"
 #include "zeroed_pages.hpp"
 
@@ -142,23 +143,6 @@ class Table {
     Slots slots_;
     uint64_t cap_ = 0, size_ = 0;
 };
-
-// Calls f(begin, end) for chunks of [0, n) on `threads` threads; a stop
-// request ends it between chunks and throws Stopped here.
-template <class F>
-void parallel_chunks(uint64_t n, uint64_t chunk, int threads, F&& f) {
-    const int count = int(std::max<uint64_t>(1, std::min<uint64_t>(uint64_t(threads), (n + chunk - 1) / chunk)));
-    std::atomic<uint64_t> next{0};
-    auto worker = [&] {
-        for (uint64_t a; !stop_requested() && (a = next.fetch_add(chunk, std::memory_order_relaxed)) < n;)
-            f(a, std::min(n, a + chunk));
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < count; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    throw_if_stop_requested();
-}
 
 // Adds one distinct position reached by n paths to a ply's counts.
 void tally(PlyCounts& c, const Position& p, uint64_t n, const chess::Attacks& at) {

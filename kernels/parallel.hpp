@@ -1,11 +1,12 @@
-// A parallel loop for independent items: threads take indices from a shared
-// counter, so uneven items balance themselves. A stop request (run_stop.hpp)
-// ends the loop between items and throws Stopped here.
+// Parallel loops for independent items: threads take indices (or chunks of
+// them) from a shared counter, so uneven items balance themselves. A stop
+// request (run_stop.hpp) ends a loop between items and throws Stopped here.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <thread>
 #include <vector>
 
@@ -28,6 +29,13 @@ void parallel_for(size_t n, int threads, Fn&& fn) {
     worker();
     for (auto& t : pool) t.join();
     throw_if_stop_requested();
+}
+
+// Calls fn(begin, end) for the chunks of `chunk` indices that cover [0, n).
+template <class Fn>
+void parallel_chunks(uint64_t n, uint64_t chunk, int threads, Fn&& fn) {
+    parallel_for(size_t((n + chunk - 1) / chunk), threads,
+                 [&](size_t i) { fn(i * chunk, std::min<uint64_t>(n, (i + 1) * chunk)); });
 }
 
 }  // namespace gperft
