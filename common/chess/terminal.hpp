@@ -29,7 +29,7 @@ CHESS_HD bool has_legal_move(const Position& p, const Attacks& at) {
         const Bitboard blockers = at.between(ksq, pop_lsb(snipers)) & occ;
         if (blockers && !more_than_one(blockers)) pinned |= blockers & us;
     }
-    for (Bitboard b = p.knights() & us & ~pinned; b;)
+    for (Bitboard b = p.knights(Us) & ~pinned; b;)
         if (at.knight(pop_lsb(b)) & ~us) return true;
     const Bitboard free_pawns = p.pawns & us & ~pinned;
     if ((forward<Us>(free_pawns) & ~occ) | (pawn_attacks_bb<Us>(free_pawns) & them)) return true;
