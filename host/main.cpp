@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "deep/journal.hpp"
 #include "dist/session.hpp"
 #include "frontier.hpp"

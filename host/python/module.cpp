@@ -18,7 +18,7 @@
 #include "backend.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "cpu_stats.hpp"
 #include "frontier.hpp"
 #include "gpu_perft.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 
 // The attack tables are built once, before the first input is timed.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
