@@ -10,6 +10,10 @@
 
 namespace gperft {
 
+// The deepest perft any command counts (perft(30) of any position is far
+// beyond any machine; the cap keeps a typo from running for ever).
+constexpr int MAX_PERFT_DEPTH = 30;
+
 struct PerftResult {
     chess::u128 nodes = 0;
     std::vector<std::pair<chess::Move, chess::u128>> divide;  // per root move, in generation order

@@ -35,8 +35,13 @@ std::string format_duration(double seconds) {
 std::string progress_line(size_t done, size_t total, double rate, double eta_seconds, const char* what,
                           bool nodes_rate) {
     char rate_text[48];
-    if (nodes_rate)
+    // Nodes in M, k or ones, so that a slow count (verify's) never reads 0.0.
+    if (nodes_rate && rate >= 1e6)
         std::snprintf(rate_text, sizeof rate_text, "%.1f M nodes/s", rate / 1e6);
+    else if (nodes_rate && rate >= 1e3)
+        std::snprintf(rate_text, sizeof rate_text, "%.1f k nodes/s", rate / 1e3);
+    else if (nodes_rate)
+        std::snprintf(rate_text, sizeof rate_text, "%.0f nodes/s", rate);
     else
         std::snprintf(rate_text, sizeof rate_text, "%.1f %s/s", rate, what);
     char buf[200];

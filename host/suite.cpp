@@ -5,6 +5,8 @@
 
 #include "chess/io/count_text.hpp"
 #include "line_reader.hpp"
+#include "perft_result.hpp"
+#include "position_line.hpp"
 
 namespace gperft {
 namespace {
@@ -16,95 +18,117 @@ std::string trim(std::string s) {
     return s;
 }
 
-[[noreturn]] void fail(int line, const std::string& what) {
-    throw SuiteError("line " + std::to_string(line) + ": " + what);
-}
+class SuiteParser {
+   public:
+    explicit SuiteParser(std::string what) : what_(std::move(what)) {}
 
-int parse_depth(const std::string& s, int line) {
-    if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos)
-        fail(line, "bad depth '" + s + "'");
-    return std::stoi(s);
-}
-
-chess::u128 parse_count(const std::string& s, int line) {
-    const auto v = chess::parse_u128(s);
-    if (!v) fail(line, "bad node count '" + s + "'");
-    return *v;
-}
-
-// "FEN ;D1 20 ;D2 400"
-SuiteEntry parse_epd_line(const std::string& text, int line) {
-    SuiteEntry e;
-    e.line = line;
-    e.id = "line " + std::to_string(line);
-    std::stringstream ss(text);
-    std::string part;
-    std::getline(ss, part, ';');
-    e.fen = trim(part);
-    if (e.fen.empty()) fail(line, "no FEN before ';'");
-    while (std::getline(ss, part, ';')) {
-        std::stringstream op(trim(part));
-        std::string name, count, extra;
-        op >> name >> count;
-        if (name.size() < 2 || (name[0] != 'D' && name[0] != 'd') || count.empty() || (op >> extra))
-            fail(line, "expected ';D<depth> <count>', got ';" + part + "'");
-        e.expected.emplace_back(parse_depth(name.substr(1), line), parse_count(count, line));
+    [[noreturn]] void fail(int line, const std::string& why) const {
+        throw SuiteError(what_ + " line " + std::to_string(line) + ": " + why);
     }
-    if (e.expected.empty()) fail(line, "no ';D<depth> <count>' entries");
-    return e;
-}
 
-}  // namespace
+    int depth(const std::string& s, int line) const {
+        if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos)
+            fail(line, "bad depth '" + s + "'");
+        const int d = std::stoi(s);
+        if (d > MAX_PERFT_DEPTH)
+            fail(line, "depth " + s + " is deeper than perft counts (at most " + std::to_string(MAX_PERFT_DEPTH) + ")");
+        return d;
+    }
 
-std::vector<SuiteEntry> parse_suite(const std::string& text) {
-    std::vector<SuiteEntry> out;
-    std::stringstream in(text);
-    std::string raw;
-    int line = 0;
-    SuiteEntry* block = nullptr;  // the python-chess entry being filled
-    std::string pending_id;
-    while (std::getline(in, raw)) {
-        ++line;
-        const std::string s = trim(raw);
-        if (s.empty() || s[0] == '#') continue;
-        const auto space = s.find_first_of(" \t");
-        const std::string word = s.substr(0, space);
-        const std::string rest = space == std::string::npos ? "" : trim(s.substr(space));
-        if (word == "id") {
-            pending_id = rest;
-            block = nullptr;
-        } else if (word == "epd") {
-            out.push_back({pending_id.empty() ? "line " + std::to_string(line) : pending_id, rest, {}, line});
-            block = &out.back();
-            pending_id.clear();
-        } else if (word == "perft") {
-            if (!block) fail(line, "'perft' line before any 'epd' line");
-            std::stringstream ss(rest);
-            std::string depth, count, extra;
-            ss >> depth >> count;
-            if (count.empty() || (ss >> extra)) fail(line, "expected 'perft <depth> <count>'");
-            block->expected.emplace_back(parse_depth(depth, line), parse_count(count, line));
-        } else {
-            out.push_back(parse_epd_line(s, line));
-            block = nullptr;
+    chess::u128 count(const std::string& s, int line) const {
+        const auto v = chess::parse_u128(s);
+        if (!v) fail(line, "bad node count '" + s + "'");
+        return *v;
+    }
+
+    // "FEN ;D1 20 ;D2 400", or EPD "FIELDS bm e4; id \"x\"; D1 20;": the
+    // ';'-separated operations D<depth> <count> are the counts, the others
+    // metadata.
+    SuiteEntry epd_line(const std::string& text, int line) const {
+        auto [fen, rest] = split_position_line(text);
+        SuiteEntry e{"line " + std::to_string(line), trim(fen), {}, line, ""};
+        if (e.fen.empty()) fail(line, "no FEN before ';'");
+        std::string others;
+        std::stringstream ops(rest);
+        for (std::string part; std::getline(ops, part, ';');) {
+            std::stringstream op(trim(part));
+            std::string name, n, extra;
+            op >> name >> n;
+            const bool is_depth = name.size() >= 2 && (name[0] == 'D' || name[0] == 'd') &&
+                                  name.find_first_not_of("0123456789", 1) == std::string::npos;
+            if (!is_depth) {
+                if (!name.empty()) others += part + ";";
+                continue;
+            }
+            if (n.empty() || (op >> extra)) fail(line, "expected ';D<depth> <count>', got ';" + part + "'");
+            e.expected.emplace_back(depth(name.substr(1), line), count(n, line));
         }
+        const LineMetadata m = line_metadata(others);
+        if (!m.id.empty()) e.id = m.id;
+        e.operations = m.comment;
+        if (e.expected.empty()) fail(line, "no ';D<depth> <count>' entries");
+        return e;
+    }
+
+    std::vector<SuiteEntry> parse(std::istream& in) const;
+
+   private:
+    std::string what_;
+};
+
+std::vector<SuiteEntry> SuiteParser::parse(std::istream& in) const {
+    std::vector<SuiteEntry> out;
+    LineReader reader(in, what_);
+    SuiteEntry* block = nullptr;  // the python-chess entry being filled
+    std::string pending_id, raw;
+    try {
+        while (reader.next(raw)) {
+            const int line = int(reader.line_number());
+            const std::string s = trim(raw);
+            if (s.empty() || s[0] == '#') continue;
+            const auto space = s.find_first_of(" \t");
+            const std::string word = s.substr(0, space);
+            const std::string rest = space == std::string::npos ? "" : trim(s.substr(space));
+            if (word == "id") {
+                pending_id = rest;
+                block = nullptr;
+            } else if (word == "epd") {
+                out.push_back({pending_id.empty() ? "line " + std::to_string(line) : pending_id, rest, {}, line, ""});
+                block = &out.back();
+                pending_id.clear();
+            } else if (word == "perft") {
+                if (!block) fail(line, "'perft' line before any 'epd' line");
+                std::stringstream ss(rest);
+                std::string d, n, extra;
+                ss >> d >> n;
+                if (n.empty() || (ss >> extra)) fail(line, "expected 'perft <depth> <count>'");
+                block->expected.emplace_back(depth(d, line), count(n, line));
+            } else {
+                out.push_back(epd_line(s, line));
+                block = nullptr;
+            }
+        }
+    } catch (const std::invalid_argument& e) {
+        throw SuiteError(e.what());  // the line reader's refusal (NUL, 64 KiB)
     }
     for (const auto& e : out)
         if (e.expected.empty()) fail(e.line, "entry '" + e.id + "' has no perft counts");
     return out;
 }
 
+}  // namespace
+
+std::vector<SuiteEntry> parse_suite(std::istream& in, const std::string& what) { return SuiteParser(what).parse(in); }
+
+std::vector<SuiteEntry> parse_suite(const std::string& text) {
+    std::istringstream in(text);
+    return parse_suite(in, "suite");
+}
+
 std::vector<SuiteEntry> read_suite_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw SuiteError("cannot open suite file '" + path + "'");
-    // Line by line, each at most 64 KiB: an endless input is refused early.
-    std::string text, line;
-    try {
-        for (size_t n = 1; read_bounded_line(f, line, n, "suite file '" + path + "'"); ++n) text += line + '\n';
-    } catch (const std::invalid_argument& e) {
-        throw SuiteError(e.what());
-    }
-    return parse_suite(text);
+    return parse_suite(f, "suite file '" + path + "'");
 }
 
 }  // namespace gperft

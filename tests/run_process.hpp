@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 struct ProcessResult {
     int status = -1;
@@ -47,6 +48,14 @@ inline ProcessResult run_shell(const std::string& command) {
 }
 
 inline ProcessResult run_gperft(const std::string& args) { return run_shell(std::string(GPERFT_BINARY) + " " + args); }
+
+// The lines of `text`, without their ends.
+inline std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+}
 
 inline int count_lines(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
 

@@ -12,6 +12,7 @@
 #include "analysis/legality.hpp"
 #include "analysis/repetition.hpp"
 #include "analysis/report.hpp"
+#include "position_line.hpp"
 #include "chess/io/fen.hpp"
 #include "frontier.hpp"
 #include "json_reader.hpp"
@@ -276,9 +277,9 @@ TEST(Repetition, MoveCountRules) {
 }
 
 TEST(LineParsing, EpdOperationsAndSuiteCountsAreCut) {
-    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - 0 1"), "8/8/8/8/8/8/8/K6k w - - 0 1");
-    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - ;D1 3"), "8/8/8/8/8/8/8/K6k w - -");
-    EXPECT_EQ(fen_part_of_line("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";"), "8/8/8/8/8/8/8/K6k w - -");
+    EXPECT_EQ(gperft::split_position_line("8/8/8/8/8/8/8/K6k w - - 0 1").first, "8/8/8/8/8/8/8/K6k w - - 0 1");
+    EXPECT_EQ(gperft::split_position_line("8/8/8/8/8/8/8/K6k w - - ;D1 3").first, "8/8/8/8/8/8/8/K6k w - -");
+    EXPECT_EQ(gperft::split_position_line("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";").first, "8/8/8/8/8/8/8/K6k w - -");
 }
 
 TEST(AnalyzeCli, JsonHasEveryField) {

@@ -79,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"perft --depth 1 --moves e1h1 --fen '4k3/8/8/8/8/8/8/4K1R1 w G -'", "move 'e1h1' is not legal"},
     BadInvocation{"perftree", "depth is required"},
     BadInvocation{"perftree 2", "fen is required"},
-    BadInvocation{"perftree 0 '4k3/8/8/8/8/8/8/4K3 w - - 0 1'", "depth"},
+    BadInvocation{"perftree 31 '4k3/8/8/8/8/8/8/4K3 w - - 0 1'", "depth"},
     BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - -  0 x'", "fullmove number"},
     BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'e1e2 e8e6'", "move 'e8e6' is not legal"},
     BadInvocation{"perftree 2 '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'e1e2' extra", "extra"},
@@ -94,6 +94,10 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"verify --positions 0", "--positions"},
     BadInvocation{"verify --suite /nonexistent/file.epd", "file.epd"},
     BadInvocation{"compare --engine x --depth 0", "--depth"},
+    BadInvocation{"compare --engine '' --depth 1", "--engine: the engine command is empty"},
+    BadInvocation{"compare --engine '  ' --depth 1", "--engine: the engine command is empty"},
+    BadInvocation{"perft --depth 31", "--depth"},
+    BadInvocation{"suite /dev/null --max-depth 31", "--max-depth"},
     BadInvocation{"compare --engine x --depth 1 --timeout 0", "--timeout"},
     BadInvocation{"frobnicate", "frobnicate"}), case_name);
 // clang-format on
@@ -260,8 +264,9 @@ TEST(Cli, EndlessInputsAndNonFilesAreRefused) {
     ASSERT_EQ(run_shell("rm -f " + fifo + " && mkfifo " + fifo).status, 0);
     const std::string text = "/tmp/gperft_text_" + std::to_string(getpid());
     ASSERT_EQ(run_shell("{ printf 'hello\\nworld\\n' > " + text + "; }").status, 0);
-    for (const Case& c : {Case{"suite /dev/zero", "suite file '/dev/zero' line 1 is longer than 64 KiB"},
-                          Case{"analyze --file /dev/zero", "/dev/zero line 1 is longer than 64 KiB"},
+    for (const Case& c : {Case{"suite /dev/zero", "suite file '/dev/zero' line 1 holds a NUL byte"},
+                          Case{"analyze --file /dev/zero", "/dev/zero line 1 holds a NUL byte"},
+                          Case{"suite /dev/urandom", "suite file '/dev/urandom' line "},
                           Case{"perft --depth 3 --journal /dev/zero", "journal /dev/zero is not a regular file"},
                           Case{"perft --depth 3 --journal " + fifo, "is not a regular file"},
                           Case{"perft --depth 3 --journal ''", "--journal: the file name is empty"},

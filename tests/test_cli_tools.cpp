@@ -1,5 +1,5 @@
-// gperft where other tools expect an engine or a batch tool: `gperft uci`
-// (Stockfish's `go perft` and `d`), `perft --file` (JSON Lines and EPD out),
+// gperft where other tools expect a batch tool: `perft --file` (JSON Lines
+// and EPD out),
 // `suite` reporting skipped depths and `--json`, `--fen startpos`, divides
 // sorted by move text, and the progress line of long runs.
 #include <gtest/gtest.h>
@@ -22,71 +22,9 @@ namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
-}
-
-// gperft uci fed `session` on stdin.
-ProcessResult uci(const std::string& session) {
-    return run_shell("printf '%s' " + shell_quote(session) + " | " + GPERFT_BINARY + " uci");
-}
-
 std::string temp(const std::string& name) { return "/tmp/gperft_cli_tools_" + std::to_string(getpid()) + name; }
 
 }  // namespace
-
-TEST(Uci, AnswersGoPerftAsStockfishDoes) {
-    const auto r = uci("uci\nisready\nposition startpos moves e2e4\ngo perft 1\nquit\n");
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_TRUE(contains(r.out, "id name gperft\n")) << r.out;
-    EXPECT_TRUE(contains(r.out, "uciok\nreadyok\n")) << r.out;
-    // Black's twenty replies, a blank line, the total, a blank line.
-    EXPECT_TRUE(contains(r.out, "\ng8f6: 1\n")) << r.out;
-    EXPECT_TRUE(r.out.ends_with(": 1\n\nNodes searched: 20\n\n")) << r.out;
-    // After moves, the count perft --moves gives.
-    const std::string fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
-    const auto after = uci("position fen " + fen + " moves b4b1 h5h6\ngo perft 2\n");
-    const auto expected = run_gperft("perft --depth 2 --backend cpu --fen " + shell_quote(fen) + " --moves 'b4b1 h5h6'");
-    ASSERT_EQ(expected.status, 0) << expected.err;
-    EXPECT_TRUE(after.out.ends_with("\n" + expected.out + "\n")) << after.out << expected.out;
-}
-
-TEST(Uci, ChessNineSixtyOptionAndBoardDisplay) {
-    const auto r = uci("setoption name UCI_Chess960 value true\nposition fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n"
-                       "go perft 1\nd\n");
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_TRUE(contains(r.out, "e1h1: 1\n")) << r.out;  // castling as king takes rook
-    EXPECT_TRUE(contains(r.out, " | k |   |   |   | 8\n")) << r.out;
-    EXPECT_TRUE(contains(r.out, "\nFen: 4k3/8/8/8/8/8/8/4K2R w K - 0 1\nKey: ")) << r.out;
-    const auto check = uci("position fen 4k3/8/8/8/8/8/8/4KR2 b - - 0 1 moves e8d8\nposition fen 4k3/4R3/8/8/8/8/8/4K3 b - - 0 1\nd\n");
-    EXPECT_TRUE(contains(check.out, "Checkers: e7 \n")) << check.out;
-}
-
-TEST(Uci, BadCommandsGetOneInfoLineAndTheEngineReadsOn) {
-    const auto r = uci("frobnicate\nposition fen not/a/fen w - - 0 1\nposition startpos moves e2e5\ngo depth 5\n"
-                       "setoption name Threads value many\nsetoption name Nonsense value 1\ngo perft 1\n");
-    ASSERT_EQ(r.status, 0) << r.err;
-    const auto l = lines_of(r.out);
-    ASSERT_GE(l.size(), 6u) << r.out;
-    EXPECT_EQ(l[0], "info string unknown command: 'frobnicate'");
-    EXPECT_TRUE(l[1].starts_with("info string position: ")) << l[1];
-    EXPECT_TRUE(l[2].starts_with("info string position: ")) << l[2];
-    EXPECT_EQ(l[3], "info string gperft answers only 'go perft N' (N from 0 to 30)");
-    EXPECT_EQ(l[4], "info string setoption: 'many' is not a value of Threads");
-    EXPECT_EQ(l[5], "info string setoption: no option 'Nonsense'");
-    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 20\n\n")) << r.out;  // the start position, unchanged
-}
-
-TEST(Uci, CompareDrivesItLikeAnyEngine) {
-    const std::string engine = std::string(GPERFT_BINARY) + " uci";
-    const auto r = run_gperft("compare --backend cpu --engine " + shell_quote(engine) + " --depth 3 --fen " +
-                              shell_quote("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
-    EXPECT_EQ(r.status, 0) << r.out << r.err;
-    EXPECT_TRUE(contains(r.out, "compare: agree at depth 3")) << r.out;
-}
 
 TEST(PerftFile, WritesJsonLinesAndEpdSuites) {
     const std::string in = temp(".in");

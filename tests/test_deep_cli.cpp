@@ -172,6 +172,18 @@ TEST(DeepCli, MemoryIsCheckedBeforeItIsTaken) {
     EXPECT_TRUE(contains(odd.err, "note: --hash 100 MiB: the table takes 64 MiB (a power of two)")) << odd.err;
 }
 
+// The default table is sized from what the run can fill too: a bare K v K
+// at depth 10 takes a small table, not a share of the machine's memory.
+TEST(DeepCli, DefaultTableIsSizedFromThePositionAndDepth) {
+    const auto bare = run_gperft("perft --fen '4k3/8/8/8/8/8/8/4K3 w - -' --depth 10 --backend cpu --json");
+    ASSERT_EQ(bare.status, 0) << bare.err;
+    EXPECT_EQ(json_field(bare.out, "hash_mb"), "1") << bare.out;
+    EXPECT_FALSE(contains(bare.err, "note:")) << bare.err;  // the default is cut silently
+    const auto start = run_gperft("perft --depth 7 --backend cpu --json --quiet");
+    ASSERT_EQ(start.status, 0) << start.err;
+    EXPECT_GT(std::stoll(json_field(start.out, "hash_mb")), 1) << start.out;
+}
+
 TEST(DeepCli, BadDeepOptionsExitTwo) {
     for (const auto& [args, message] :
          std::vector<std::pair<std::string, std::string>>{{"perft --depth 3 --split 4 --backend cpu", "--split 4 is deeper than --depth 3"},

@@ -130,6 +130,9 @@ TEST(Journal, AnUnrelatedFileIsLeftAlone) {
 TEST(Progress, LineShowsUnitsRateAndEta) {
     EXPECT_EQ(gperft::progress_line(50, 200, 312.4e6, 65),
               "[#####...............] 50/200 units  312.4 M nodes/s  ETA 1m05s");
+    // A slow count (verify's samples) keeps its digits.
+    EXPECT_EQ(gperft::progress_line(3, 0, 23456, NAN, "samples"), "3 samples  23.5 k nodes/s");
+    EXPECT_EQ(gperft::progress_line(3, 0, 512, NAN, "samples"), "3 samples  512 nodes/s");
     EXPECT_EQ(gperft::format_duration(7322), "2h02m");
     EXPECT_EQ(gperft::format_duration(NAN), "?");
 }

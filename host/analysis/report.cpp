@@ -1,7 +1,6 @@
 #include "analysis/report.hpp"
 
 #include <chrono>
-#include <regex>
 #include <sstream>
 
 #include "analysis/legality.hpp"
@@ -9,6 +8,7 @@
 #include "frontier.hpp"
 #include "json.hpp"
 #include "parallel.hpp"
+#include "position_line.hpp"
 #include "progress.hpp"
 
 namespace gperft::analysis {
@@ -169,37 +169,12 @@ std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, 
     return reports;
 }
 
-std::pair<std::string, std::string> split_position_line(const std::string& line) {
-    const size_t semicolon = line.find(';');
-    std::string head = line.substr(0, semicolon);
-    head.erase(head.find_last_not_of(" \t") + 1);  // npos + 1 == 0: all blank
-    std::istringstream in(head);
-    std::vector<std::string> fields;
-    for (std::string f; in >> f;) fields.push_back(f);
-    auto is_number = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
-    const bool counters = fields.size() <= 6 && (fields.size() < 5 || is_number(fields[4])) &&
-                          (fields.size() < 6 || is_number(fields[5]));
-    if (counters || fields.size() < 4) return {head, semicolon == std::string::npos ? "" : line.substr(semicolon)};
-    size_t at = 0;  // past the fourth field of the line itself
-    for (int k = 0; k < 4; ++k) at = line.find_first_of(" \t", line.find_first_not_of(" \t", at));
-    return {fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3], line.substr(at)};
-}
-
-std::string fen_part_of_line(const std::string& line) { return split_position_line(line).first; }
-
-// What a line of a position file says besides its position: the EPD `id`
-// operation, and the rest of the line (other operations, or a ';' comment).
+// What a line of a position file says besides its position.
 void set_origin(PositionReport& r, const std::string& rest_of_line, size_t line_no) {
     r.line = line_no;
-    std::string rest = rest_of_line;
-    static const std::regex id_op(R"re((^|;)\s*id\s+"([^"]*)"\s*(;|$))re");
-    std::smatch m;
-    if (std::regex_search(rest, m, id_op)) {
-        r.id = m[2];
-        rest = m.prefix().str() + ";" + m.suffix().str();
-    }
-    const size_t a = rest.find_first_not_of(" \t;"), b = rest.find_last_not_of(" \t;");
-    r.comment = a == std::string::npos ? "" : rest.substr(a, b - a + 1);
+    const LineMetadata m = line_metadata(rest_of_line);
+    r.id = m.id;
+    r.comment = m.comment;
 }
 
 std::string report_json(const PositionReport& r) {

@@ -82,13 +82,6 @@ void finish_analysis(PositionReport& r, const AnalyzeOptions& o);
 std::vector<PositionReport> analyze_batch(const std::vector<std::string>& fens, const AnalyzeOptions& o, int threads,
                                           Progress* progress = nullptr);
 
-// The FEN part of a line of a position file: text before any ';', and only
-// the four EPD fields when EPD operations follow them.
-std::string fen_part_of_line(const std::string& line);
-// The same, and the rest of the line: the EPD operations, or the ';' and
-// what follows it.
-std::pair<std::string, std::string> split_position_line(const std::string& line);
-
 // Sets where a report's position came from: its line (0: none) and what
 // the rest of that line says, the EPD `id` operation apart from the other
 // operations or a ';' comment.

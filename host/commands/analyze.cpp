@@ -8,6 +8,7 @@
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
 #include "line_reader.hpp"
+#include "position_line.hpp"
 #include "progress.hpp"
 
 namespace gperft::cli {
@@ -72,14 +73,15 @@ int analyze_file(const AnalyzeCommandOptions& o) {
     const bool streaming = o.file == "-";
     std::ifstream file;
     if (!streaming) {
-        file.open(o.file);
+        file.open(o.file, std::ios::binary);
         if (!file) throw std::invalid_argument("cannot open " + o.file);
     }
     std::istream& in = streaming ? std::cin : file;
     const std::string name = streaming ? "stdin" : o.file;
     const size_t chunk = streaming ? 1 : CHUNK_LINES;
     const analysis::AnalyzeOptions a = analyze_options(o, true);
-    size_t line_no = 0, malformed = 0;
+    LineReader reader(in, name);
+    size_t malformed = 0;
     std::string first_malformed;
     // Cleared for each chunk of reports written.
     Progress bar(streaming ? 0 : count_position_lines(o.file), 0, true, -1, "positions");
@@ -87,15 +89,12 @@ int analyze_file(const AnalyzeCommandOptions& o) {
         std::vector<std::string> fens, rests;
         std::vector<size_t> lines;
         std::string line;
-        while (fens.size() < chunk && (more = read_bounded_line(in, line, line_no + 1, name))) {
-            ++line_no;
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            const size_t start = line.find_first_not_of(" \t");
-            if (start == std::string::npos || line[start] == '#') continue;
-            auto [fen, rest] = analysis::split_position_line(line.substr(start));
+        while (fens.size() < chunk && (more = reader.next(line))) {
+            if (!is_position_line(line)) continue;
+            auto [fen, rest] = split_position_line(line.substr(line.find_first_not_of(" \t")));
             fens.push_back(std::move(fen));
             rests.push_back(std::move(rest));
-            lines.push_back(line_no);
+            lines.push_back(reader.line_number());
         }
         auto reports = analysis::analyze_batch(fens, a, o.threads, &bar);
         bar.finish();

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -27,6 +28,26 @@ std::vector<std::pair<std::string, chess::u128>> sorted_divide(const PerftResult
 CLI::Validator file_name_validator() {
     return CLI::Validator(
         [](std::string& path) { return path.empty() ? std::string("the file name is empty") : std::string(); }, "FILE");
+}
+
+namespace {
+bool same_file(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+}  // namespace
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i)
+        for (size_t j = i + 1; j < outputs.size(); ++j) {
+            const auto& [a_opt, a] = outputs[i];
+            const auto& [b_opt, b] = outputs[j];
+            if (a == "/dev/null" || b == "/dev/null" || !same_file(a, b)) continue;
+            throw std::invalid_argument(a_opt + " " + a + " and " + b_opt + " " + b +
+                                        " are one file: give each output a file of its own");
+        }
 }
 
 CLI::Validator startpos_alias() {

@@ -38,6 +38,11 @@ std::vector<std::pair<std::string, chess::u128>> sorted_divide(const PerftResult
 
 // A file name: refuses the empty one.
 CLI::Validator file_name_validator();
+// Throws std::invalid_argument naming both options when two of the output
+// files (option name, path) are one file: the same path written two ways,
+// or two names of one existing file. /dev/null may be given any number of
+// times.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 // Only the "startpos" replacement, for options that take illegal positions.
 CLI::Validator startpos_alias();
 

@@ -221,7 +221,14 @@ Command setup_compare(CLI::App& app) {
     auto o = std::make_shared<CompareOptions>();
     CLI::App* sub = app.add_subcommand(
         "compare", "Compare perft with a UCI engine ('go perft') and find the first divergence");
-    sub->add_option("--engine", o->engine, "Engine command line, run through /bin/sh -c")->required();
+    sub->add_option("--engine", o->engine, "Engine command line, run through /bin/sh -c")
+        ->required()
+        ->check(CLI::Validator(
+            [](std::string& cmd) {
+                return cmd.find_first_not_of(" \t") == std::string::npos ? std::string("the engine command is empty")
+                                                                           : std::string();
+            },
+            "CMD"));
     sub->add_option("--fen", o->fen, "Root position (default: the start position)")->transform(fen_validator());
     sub->add_option("--moves", o->moves, "UCI moves to play from the FEN first, space separated");
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(1, 20));

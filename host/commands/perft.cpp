@@ -19,6 +19,7 @@
 #include "dist/dist_perft.hpp"
 #include "json.hpp"
 #include "line_reader.hpp"
+#include "position_line.hpp"
 #include "progress.hpp"
 
 namespace gperft::cli {
@@ -125,31 +126,17 @@ int run_distributed(PerftOptions o) {
     return EXIT_OK;
 }
 
-// The FEN of a --file line: a FEN (six fields), or the four fields of an
-// EPD (whatever operations follow: "bm e4;", ";D1 20") with counters 0 1.
-std::string fen_of_line(const std::string& line) {
-    std::istringstream in(line.substr(0, line.find(';')));
-    std::vector<std::string> fields;
-    for (std::string f; in >> f;) fields.push_back(f);
-    const auto number = [](const std::string& f) { return f.find_first_not_of("0123456789") == std::string::npos; };
-    const bool counters = fields.size() >= 6 && number(fields[4]) && number(fields[5]);
-    if (fields.size() >= 4 && !fields[0].starts_with("#")) fields.resize(counters ? 6 : 4);
-    if (fields.size() == 4) fields.insert(fields.end(), {"0", "1"});
-    std::string fen;
-    for (const std::string& f : fields) fen += (fen.empty() ? "" : " ") + f;
-    return fen;
-}
-
 // perft --file: every position of the file counted at depths 1..N, written
 // as JSON Lines or as EPD with ";D1 n ;D2 n ..." appended (a suite for
 // another engine). A line that is no position is reported on stderr and
 // makes the exit status 2; the other lines are still counted.
 int run_perft_file(const PerftOptions& o) {
     if (o.single_option_given || o.deep_option_given)
-        throw std::invalid_argument("--file takes --depth, --epd, --json, --chess960, --backend and --threads only");
+        throw std::invalid_argument(
+            "--file takes --depth, --epd, --json, --chess960, --shredder-fen, --backend, --threads, --progress and --quiet only");
     std::ifstream file;
     if (o.file != "-") {
-        file.open(o.file);
+        file.open(o.file, std::ios::binary);
         if (!file) throw std::invalid_argument("--file: cannot open " + o.file + ": " + std::strerror(errno));
     }
     std::istream& in = o.file == "-" ? std::cin : file;
@@ -159,9 +146,11 @@ int run_perft_file(const PerftOptions& o) {
     std::string line;
     // Cleared before each line of output.
     Progress bar(o.file == "-" ? 0 : count_position_lines(o.file), 0, !o.quiet, -1, "positions");
-    for (size_t n = 1; read_bounded_line(in, line, n, name); ++n) {
-        const std::string fen = fen_of_line(line);
-        if (fen.empty() || fen[0] == '#') continue;
+    LineReader reader(in, name);
+    while (reader.next(line)) {
+        const size_t n = reader.line_number();
+        if (!is_position_line(line)) continue;
+        const std::string fen = split_position_line(line).first;
         chess::Position root;
         try {
             root = position_from(fen, "", o.chess960);
@@ -275,7 +264,7 @@ Command setup_perft(CLI::App& app) {
     sub->add_flag("--epd", o->epd, "With --file: write each position as EPD with ';D1 n ;D2 n ...' appended");
     add_chess960_flag(*sub, o->chess960);
     add_shredder_flag(*sub, o->notation);
-    sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, 30));
+    sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, MAX_PERFT_DEPTH));
     auto* divide = sub->add_flag("--divide", o->divide, "Print the count below each root move (Stockfish's format)");
     sub->add_flag("--stats", o->stats,
                   "Count captures, en passant, castles, promotions, checks by kind, mates and stalemates at every "

@@ -33,7 +33,7 @@ int run_perftree_command(const PerftreeOptions& o) {
 Command setup_perftree(CLI::App& app) {
     auto o = std::make_shared<PerftreeOptions>();
     CLI::App* sub = app.add_subcommand("perftree", "Answer as a perftree script: DEPTH FEN [MOVES]");
-    sub->add_option("depth", o->depth, "Number of plies")->required()->check(CLI::Range(1, 30));
+    sub->add_option("depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, MAX_PERFT_DEPTH));
     sub->add_option("fen", o->fen, "Root position (one argument)")->required()->transform(fen_validator());
     sub->add_option("moves", o->moves, "UCI moves to play first (one argument, space separated)");
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));

@@ -12,6 +12,7 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "deep/deep_perft.hpp"
 #include "json.hpp"
 #include "progress.hpp"
 #include "suite.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 struct SuiteOptions {
     std::string file;
-    int max_depth = 64;
+    int max_depth = MAX_PERFT_DEPTH;
     double max_nodes = 0;  // 0: no limit
     int threads = 0;
     Backend backend = Backend::Auto;
@@ -54,28 +55,52 @@ struct EntryResult {
     chess::u128 nodes = 0;  // counted for the depths checked
 };
 
+// perft(depth) of root: through the deep engine (tables, work units) from
+// the depth where perft itself would take it, so that a deep entry runs as
+// fast as `perft` runs it, and is refused up front when it cannot fit.
+chess::u128 count(const chess::Position& root, int depth, const SuiteOptions& o) {
+    const Backend backend = resolve_backend(o.backend);
+    if (depth < deep_threshold(backend)) return run_perft(root, depth, backend, o.threads).nodes;
+    DeepOptions d;
+    d.backend = backend;
+    d.threads = o.threads;
+    return run_deep_perft(root, depth, d).perft.nodes;
+}
+
 EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const SuiteOptions& o) {
     EntryResult r;
+    bool by_depth = false, by_nodes = false;  // why depths were skipped
     for (const auto& [depth, expected] : e.expected) {
-        if (depth > o.max_depth || (o.max_nodes > 0 && double(expected) > o.max_nodes)) {
+        const bool too_deep = depth > o.max_depth, too_many = o.max_nodes > 0 && double(expected) > o.max_nodes;
+        if (too_deep || too_many) {
             r.skipped.push_back(depth);
+            by_depth |= too_deep, by_nodes |= too_many && !too_deep;
             continue;
         }
         if (!r.verdict.empty()) continue;  // after a failure, the rest are neither checked nor skipped
-        const PerftResult p = run_perft(root, depth, o.backend, o.threads);
+        const chess::u128 n = count(root, depth, o);
         r.checked.push_back(depth);
-        r.nodes += p.nodes;
-        if (p.nodes != expected) {
+        r.nodes += n;
+        if (n != expected) {
             r.verdict = "FAIL";
             r.detail = "depth " + std::to_string(depth) + ": expected " + chess::to_string(expected) + ", got " +
-                       chess::to_string(p.nodes);
+                       chess::to_string(n);
         }
     }
     if (r.verdict.empty()) r.verdict = r.checked.empty() ? "skip" : r.skipped.empty() ? "pass" : "partial";
-    if (r.verdict != "FAIL" && !r.skipped.empty())
+    if (r.verdict != "FAIL" && !r.skipped.empty()) {
+        const std::string why = by_depth && by_nodes ? "--max-depth, --max-nodes" : by_depth ? "--max-depth" : "--max-nodes";
         r.detail = (r.checked.empty() ? "" : "checked depth " + depth_list(r.checked) + "; ") + "skipped depth " +
-                   depth_list(r.skipped) + " (--max-depth/--max-nodes)";
+                   depth_list(r.skipped) + " (" + why + ")";
+    }
     return r;
+}
+
+// Where a failure is: the line always (ids need not be unique), the id when
+// the file gave one.
+std::string failure_text(const SuiteEntry& e, const std::string& detail) {
+    const std::string line = "line " + std::to_string(e.line);
+    return line + (e.id == line ? "" : " (id " + e.id + ")") + " (" + e.fen + ") at " + detail;
 }
 
 int run_suite_command(const SuiteOptions& o) {
@@ -96,14 +121,15 @@ int run_suite_command(const SuiteOptions& o) {
         bar.finish();
         if (o.json) {
             json::Object row;
-            row.str("id", e.id).str("fen", e.fen).str("verdict", r.verdict);
+            row.str("id", e.id).raw("line", std::to_string(e.line)).str("fen", e.fen).str("verdict", r.verdict);
+            if (!e.operations.empty()) row.str("operations", e.operations);
             row.raw("checked", json_depths(r.checked)).raw("skipped", json_depths(r.skipped)).str("detail", r.detail);
             std::cout << row.text() << "\n";
         } else {
             std::cout << text_row(r.verdict, e.id, e.fen, r.detail);
         }
         depths_checked += r.checked.size(), depths_skipped += r.skipped.size();
-        if (r.verdict == "FAIL" && failed == 0) first_failure = e.id + " (" + e.fen + ") at " + r.detail;
+        if (r.verdict == "FAIL" && failed == 0) first_failure = failure_text(e, r.detail);
         failed += r.verdict == "FAIL", refused += r.verdict == "refused", skipped += r.verdict == "skip";
         passed += r.verdict == "pass", partial += r.verdict == "partial";
         std::cout.flush();
@@ -127,7 +153,18 @@ int run_suite_command(const SuiteOptions& o) {
         if (failed) std::printf("first failure: %s\n", first_failure.c_str());
     }
     if (failed) return EXIT_MISMATCH;
-    return refused ? EXIT_BAD_INPUT : EXIT_OK;
+    if (refused) return EXIT_BAD_INPUT;
+    // A suite that checked nothing proves nothing: a CI job must not pass on
+    // an empty file or on limits that skip every depth.
+    if (entries.empty()) {
+        error("suite file '" + o.file + "' holds no entries (only blank or '#' lines)");
+        return EXIT_BAD_INPUT;
+    }
+    if (depths_checked == 0) {
+        error("nothing was checked: every depth of '" + o.file + "' was skipped by --max-depth or --max-nodes");
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
 }
 
 }  // namespace
@@ -136,7 +173,7 @@ Command setup_suite(CLI::App& app) {
     auto o = std::make_shared<SuiteOptions>();
     CLI::App* sub = app.add_subcommand("suite", "Check a perft suite file (EPD ';D1 20' or python-chess format)");
     sub->add_option("file", o->file, "Suite file")->required()->check(CLI::ExistingFile);
-    sub->add_option("--max-depth", o->max_depth, "Skip depths above this")->check(CLI::Range(0, 64));
+    sub->add_option("--max-depth", o->max_depth, "Skip depths above this")->check(CLI::Range(0, MAX_PERFT_DEPTH));
     sub->add_option("--max-nodes", o->max_nodes, "Skip depths whose expected count is above this")
         ->check(positive_count_validator());
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));

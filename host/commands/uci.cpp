@@ -1,12 +1,28 @@
 // gperft uci: a UCI engine that answers perft, so that a script written for
 // Stockfish's `go perft` runs with `gperft uci` in its place. It reads
 // uci, isready, ucinewgame, setoption (Threads, Hash, UCI_Chess960,
-// Backend), position startpos|fen F [moves ...], go perft N, d and quit.
-// `go perft` prints Stockfish's format: "move: count" lines, a blank line,
-// "Nodes searched: N" and a blank line. Anything else gets one
-// "info string" line saying why, and the engine reads on.
+// Backend), position startpos|fen F [moves ...], go perft N, d, stop and
+// quit. `go perft` prints Stockfish's format: "move: count" lines, a blank
+// line, "Nodes searched: N" and a blank line.
+//
+// Input is read on a thread of its own, so that while a count runs
+// `isready` is answered at once, `stop` ends the count and `quit` the
+// process (UCI: "as soon as possible"); other commands wait for the count to
+// end. At the end of the input a count in progress still finishes, so
+// `printf 'go perft 6\n' | gperft uci` prints its count. Every go ends with a
+// line a script can wait for: "Nodes searched:" after `go perft` (a count
+// that was stopped or failed says why in an info string first, and prints
+// no number), `bestmove 0000` after any other go. Every error is one
+// "info string" line, in UCI's words, and the engine reads on.
 #include <algorithm>
+#include <cstdlib>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <iostream>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -16,24 +32,123 @@
 #include "cli.hpp"
 #include "deep/deep_perft.hpp"
 #include "line_reader.hpp"
+#include "run_stop.hpp"
 
 namespace gperft::cli {
 namespace {
 
-struct UciState {
-    chess::Position position = chess::parse_fen(chess::START_FEN);
-    bool chess960 = false;
-    int threads = 0;     // 0: all cores
-    uint64_t hash_mb = 0;  // 0: automatic (deep runs only)
-    Backend backend = Backend::Auto;
-};
+// Every line written goes through one lock, so that an answer given while a
+// count runs never splits the count's lines.
+std::mutex output_lock;
 
-void info(const std::string& text) { std::cout << "info string " << text << std::endl; }
+void emit(const std::string& text) {
+    std::lock_guard<std::mutex> lock(output_lock);
+    std::cout << text << std::flush;
+}
+
+void info(const std::string& text) { emit("info string " + text + "\n"); }
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return s;
 }
+
+// A message of the engines, which name command-line options, in the words
+// of UCI's options.
+std::string in_uci_words(std::string text) {
+    for (const auto& [flag, option] : {std::pair<std::string, std::string>{"--split, --hash or --host-hash", "Hash"},
+                                       {"--backend gpu", "Backend gpu"},
+                                       {"--hash", "Hash"},
+                                       {"--threads", "Threads"},
+                                       {"--depth", "depth"}})
+        for (size_t at; (at = text.find(flag)) != std::string::npos;) text.replace(at, flag.size(), option);
+    return text;
+}
+
+struct UciState {
+    std::string fen = chess::START_FEN, moves;  // the last `position`, replayed when UCI_Chess960 changes
+    chess::Position position = chess::parse_fen(chess::START_FEN);
+    bool chess960 = false;
+    int threads = 0;       // 0: all cores
+    uint64_t hash_mb = 0;  // 0: automatic (deep runs only)
+    Backend backend = Backend::Auto;
+};
+
+// What the input thread hands the command thread: lines in order, and, from
+// the moment a go is read until its answer is written, the requests that
+// cannot wait for it (as Stockfish answers them while its search runs).
+class Inbox {
+   public:
+    // The input thread: while a go is pending, answers isready at once and
+    // turns stop and quit into a stop request; queues every other line (quit
+    // included). True for a quit that stopped a go.
+    bool put(std::string line) {
+        std::istringstream in(line);
+        std::string cmd;
+        in >> cmd;
+        std::lock_guard<std::mutex> lock(m_);
+        const bool busy = gos_ > 0;
+        if (busy && (cmd == "stop" || cmd == "quit")) StopScope::request();
+        if (busy && cmd == "isready") emit("readyok\n");
+        else if (!(busy && cmd == "stop")) lines_.push_back(std::move(line));
+        gos_ += cmd == "go";
+        ready_.notify_all();
+        return busy && cmd == "quit";
+    }
+    // Whether every pending go was answered within `wait`.
+    bool idle_within(std::chrono::milliseconds wait) {
+        std::unique_lock<std::mutex> lock(m_);
+        return ready_.wait_for(lock, wait, [&] { return gos_ == 0; });
+    }
+    // The end of the input: the queued lines are still answered, then the
+    // engine ends (a count in progress is not stopped).
+    void close(std::string error = "") {
+        std::lock_guard<std::mutex> lock(m_);
+        closed_ = true, input_error_ = std::move(error);
+        ready_.notify_all();
+    }
+    // The command thread: the next line; false once the input ended and
+    // every line was taken.
+    bool take(std::string& line) {
+        std::unique_lock<std::mutex> lock(m_);
+        ready_.wait(lock, [&] { return closed_ || !lines_.empty(); });
+        if (lines_.empty()) return false;
+        line = std::move(lines_.front());
+        lines_.pop_front();
+        return true;
+    }
+    std::string input_error() {
+        std::lock_guard<std::mutex> lock(m_);
+        return input_error_;
+    }
+    // Open while the command thread answers a go: a stop request made for it
+    // (even before it began) stops its count, and is cleared with it.
+    class Answering {
+       public:
+        explicit Answering(Inbox& box) : box_(box) {
+            std::lock_guard<std::mutex> lock(box_.m_);
+            scope_.emplace();
+        }
+        ~Answering() {
+            std::lock_guard<std::mutex> lock(box_.m_);
+            --box_.gos_;
+            scope_.reset();
+            box_.ready_.notify_all();
+        }
+
+       private:
+        Inbox& box_;
+        std::optional<StopScope> scope_;
+    };
+
+   private:
+    std::mutex m_;
+    std::condition_variable ready_;
+    std::deque<std::string> lines_;
+    int gos_ = 0;  // go lines read and not yet answered
+    bool closed_ = false;
+    std::string input_error_;
+};
 
 void setoption(UciState& st, std::istringstream& in) {
     // setoption name <id...> [value <x...>]; names are case-insensitive
@@ -62,13 +177,21 @@ void setoption(UciState& st, std::istringstream& in) {
         } else if (key == "uci_chess960") {
             if (lower(value) != "true" && lower(value) != "false") throw std::invalid_argument("");
             st.chess960 = lower(value) == "true";
-            st.position.chess960 = st.chess960 || st.position.chess960;
+            // The position keeps Chess960 mode only where its castling rights need it.
+            st.position = position_from(st.fen, st.moves, st.chess960);
         } else if (key == "backend") {
             const std::string b = lower(value);
-            if (b == "cpu") st.backend = Backend::Cpu;
-            else if (b == "gpu") st.backend = Backend::Gpu;
-            else if (b == "auto") st.backend = Backend::Auto;
-            else throw std::invalid_argument("");
+            const Backend wanted = b == "cpu" ? Backend::Cpu : b == "gpu" ? Backend::Gpu : Backend::Auto;
+            if (b != "cpu" && b != "gpu" && b != "auto") throw std::invalid_argument("");
+            if (wanted == Backend::Gpu) {
+                try {
+                    resolve_backend(Backend::Gpu);
+                } catch (const BackendUnavailable& e) {
+                    return info("setoption: " + in_uci_words(e.what()) + "; Backend stays " +
+                                (st.backend == Backend::Cpu ? "cpu" : st.backend == Backend::Gpu ? "gpu" : "auto"));
+                }
+            }
+            st.backend = wanted;
         } else {
             return info("setoption: no option '" + name + "'");
         }
@@ -93,30 +216,47 @@ void position(UciState& st, std::istringstream& in) {
         for (std::string m; in >> m;) moves += (moves.empty() ? "" : " ") + m;
     try {
         st.position = position_from(fen, moves, st.chess960);
+        st.fen = fen, st.moves = moves;
     } catch (const std::exception& e) {
         info(std::string("position: ") + e.what() + " (the position is unchanged)");
     }
 }
 
+PerftResult count(const UciState& st, int depth) {
+    const Backend backend = resolve_backend(st.backend);
+    if (depth < deep_threshold(backend)) return run_perft(st.position, depth, backend, st.threads);
+    DeepOptions d;
+    d.backend = backend;
+    d.threads = st.threads;
+    if (st.hash_mb) d.hash_mb = (long long)st.hash_mb;
+    return run_deep_perft(st.position, depth, d).perft;
+}
+
 void go(const UciState& st, std::istringstream& in) {
     std::string word;
     int depth = -1;
-    if (!(in >> word) || word != "perft" || !(in >> depth) || depth < 0 || depth > 30)
-        return info("gperft answers only 'go perft N' (N from 0 to 30)");
-    const Backend backend = resolve_backend(st.backend);
-    PerftResult r;
-    if (depth >= deep_threshold(backend)) {
-        DeepOptions d;
-        d.backend = backend;
-        d.threads = st.threads;
-        if (st.hash_mb) d.hash_mb = (long long)st.hash_mb;
-        r = run_deep_perft(st.position, depth, d).perft;
-    } else {
-        r = run_perft(st.position, depth, backend, st.threads);
+    if (!(in >> word) || word != "perft") {
+        info("gperft does not search: it answers only 'go perft N'");
+        return emit("bestmove 0000\n");
+    }
+    if (!(in >> depth) || depth < 0 || depth > MAX_PERFT_DEPTH) {
+        info("go perft: the depth must be a number from 0 to " + std::to_string(MAX_PERFT_DEPTH));
+        return emit("Nodes searched: none\n\n");
     }
     std::string out;
-    for (const auto& [m, n] : r.divide) out += chess::move_to_uci(m, st.position.chess960) + ": " + chess::to_string(n) + "\n";
-    std::cout << out << "\nNodes searched: " << chess::to_string(r.nodes) << "\n" << std::endl;
+    try {
+        const PerftResult r = count(st, depth);
+        for (const auto& [m, n] : r.divide)
+            out += chess::move_to_uci(m, st.position.chess960) + ": " + chess::to_string(n) + "\n";
+        out += "\nNodes searched: " + chess::to_string(r.nodes) + "\n\n";
+    } catch (const Stopped&) {
+        info("go perft " + std::to_string(depth) + ": stopped, no count");
+        out = "Nodes searched: none\n\n";
+    } catch (const std::exception& e) {
+        info("go perft " + std::to_string(depth) + ": " + in_uci_words(e.what()));
+        out = "Nodes searched: none\n\n";
+    }
+    emit(out);
 }
 
 // The board as Stockfish's `d` draws it, then the FEN, the key (gperft's
@@ -137,51 +277,72 @@ void display(const UciState& st) {
         const int sq = chess::pop_lsb(c);
         out += std::string(1, char('a' + sq % 8)) + char('1' + sq / 8) + " ";
     }
-    std::cout << out << std::endl;
+    emit(out + "\n");
+}
+
+void identify() {
+    emit("id name gperft\nid author the gperft authors\n\noption name Threads type spin default " +
+         std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+         " min 1 max 1024\n"
+         "option name Hash type spin default 0 min 0 max 4194304\n"
+         "option name UCI_Chess960 type check default false\n"
+         "option name Backend type combo default auto var auto var cpu var gpu\n"
+         "uciok\n");
+}
+
+// One command; false for quit.
+bool answer(UciState& st, const std::string& line, Inbox& inbox) {
+    std::istringstream in(line);
+    std::string cmd;
+    if (!(in >> cmd)) return true;
+    if (cmd == "uci") identify();
+    else if (cmd == "isready") emit("readyok\n");
+    else if (cmd == "ucinewgame") st.position = position_from(st.fen = chess::START_FEN, st.moves = "", st.chess960);
+    else if (cmd == "setoption") setoption(st, in);
+    else if (cmd == "position") position(st, in);
+    else if (cmd == "go") {
+        Inbox::Answering answering(inbox);
+        go(st, in);
+    }
+    else if (cmd == "d") display(st);
+    else if (cmd == "quit") return false;
+    else if (cmd != "stop" && cmd != "ponderhit" && cmd != "debug" && cmd != "register")  // nothing to stop
+        info("unknown command: '" + cmd + "'");
+    return true;
+}
+
+// The input thread. A quit that stops a count ends the process within a
+// half second even where the count cannot stop sooner (a device call in flight).
+void read_input(const std::shared_ptr<Inbox>& inbox) {
+    LineReader reader(std::cin, "uci input");
+    try {
+        for (std::string line; reader.next(line);) {
+            if (!inbox->put(std::move(line))) continue;
+            if (!inbox->idle_within(std::chrono::milliseconds(500))) {
+                std::lock_guard<std::mutex> lock(output_lock);
+                std::cout.flush();
+                std::_Exit(EXIT_OK);
+            }
+            return;  // the command thread takes the quit
+        }
+        inbox->close();
+    } catch (const std::exception& e) {
+        inbox->close(e.what());
+    }
 }
 
 int run_uci() {
+    auto inbox = std::make_shared<Inbox>();
+    // Detached: at quit it may be blocked in a read that never returns. It
+    // owns its share of the inbox, so it outlives this function safely.
+    std::thread([inbox] { read_input(inbox); }).detach();
     UciState st;
-    std::string line;
-    for (size_t n = 1; read_bounded_line(std::cin, line, n, "uci input"); ++n) {
-        std::istringstream in(line);
-        std::string cmd;
-        if (!(in >> cmd)) continue;
-        try {
-            if (cmd == "uci") {
-                std::cout << "id name gperft\nid author the gperft authors\n\n"
-                             "option name Threads type spin default "
-                          << std::max(1u, std::thread::hardware_concurrency())
-                          << " min 1 max 1024\n"
-                             "option name Hash type spin default 0 min 0 max 4194304\n"
-                             "option name UCI_Chess960 type check default false\n"
-                             "option name Backend type combo default auto var auto var cpu var gpu\n"
-                             "uciok"
-                          << std::endl;
-            } else if (cmd == "isready") {
-                std::cout << "readyok" << std::endl;
-            } else if (cmd == "ucinewgame") {
-                st.position = position_from(chess::START_FEN, "", st.chess960);
-            } else if (cmd == "setoption") {
-                setoption(st, in);
-            } else if (cmd == "position") {
-                position(st, in);
-            } else if (cmd == "go") {
-                go(st, in);
-            } else if (cmd == "d") {
-                display(st);
-            } else if (cmd == "quit") {
-                break;
-            } else if (cmd == "stop" || cmd == "ponderhit" || cmd == "debug" || cmd == "register") {
-                // nothing runs in the background: nothing to do
-            } else {
-                info("unknown command: '" + cmd + "'");
-            }
-        } catch (const BackendUnavailable& e) {
-            info(e.what());
-        }
-    }
-    return EXIT_OK;
+    for (std::string line; inbox->take(line);)
+        if (!answer(st, line, *inbox)) return EXIT_OK;
+    const std::string input_error = inbox->input_error();
+    if (input_error.empty()) return EXIT_OK;
+    error(input_error);
+    return EXIT_BAD_INPUT;
 }
 
 }  // namespace

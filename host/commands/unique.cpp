@@ -246,6 +246,9 @@ int run_unique_command(const UniqueOptions& o) {
     for (const auto& [kind, file] : o.emit)
         if (!EMIT_KINDS.count(kind))
             throw std::invalid_argument("--emit: '" + kind + "' is not one of mates, stalemates, dead");
+    std::vector<std::pair<std::string, std::string>> outputs;
+    for (const auto& [kind, file] : o.emit) outputs.emplace_back("--emit " + kind, file);
+    check_distinct_outputs(outputs);
     const dist::Session& s = dist::world();
     const chess::Position root = position_from(o.fen, "", o.chess960);
     const auto start = std::chrono::steady_clock::now();

@@ -123,14 +123,31 @@ double estimated_perft(const Position& root, int plies) {
     return n;
 }
 
+// An upper bound on the distinct positions reachable from root, by its men:
+// every man on any square (a pawn also as any promoted piece), either side
+// to move, every subset of its castling rights, any e.p. file. Infinite
+// (no bound worth having) from six men on.
+double distinct_position_bound(const Position& root) {
+    const int men = popcount(root.occupied());
+    if (men > 5) return INFINITY;
+    const double pawn_choices = root.pawns ? 64.0 * 5 : 64.0;
+    double n = 2.0 * std::pow(2.0, popcount(root.castle_rooks)) * (root.pawns ? 9.0 : 1.0);
+    for (int i = 0; i < men; ++i) n *= i < 2 ? 64.0 : pawn_choices;
+    return n;
+}
+
 void fit_run_memory(const Position& root, int depth, int split, const DeepOptions& o, EnginePlan& plan) {
     const int sharers = std::max(o.memory_sharers, 1);
     // A table larger than the run can fill costs first-touch time for
-    // nothing: the run stores at most one entry (16 bytes) per position two
-    // or more plies from the leaves.
+    // nothing: the run stores at most one entry (16 bytes) per position and
+    // remaining depth, two or more plies from the leaves. The automatic size
+    // is cut to that silently, an explicit --hash with a note.
     if (plan.engine.backend == Backend::Cpu && plan.engine.hash_mb > 0) {
-        const double fill = estimated_perft(root, std::max(depth - 2, 0)) * 16.0 / double(1 << 20);
+        const double entries = std::min(estimated_perft(root, std::max(depth - 2, 0)),
+                                        distinct_position_bound(root) * std::max(depth - 2, 1));
+        const double fill = entries * 16.0 / double(1 << 20);
         const long long useful = (long long)std::bit_ceil(size_t(std::max(1.0, std::min(fill, 1e9))));
+        if (o.hash_mb < 0 && useful < plan.engine.hash_mb) plan.engine.hash_mb = useful;
         if (o.hash_mb > 0 && !o.hash_force && useful < plan.engine.hash_mb) {
             std::fprintf(stderr,
                          "gperft: note: --hash %lld MiB is more than this run can fill (about %.0f MiB of entries); "

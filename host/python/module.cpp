@@ -19,6 +19,7 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
+#include "position_line.hpp"
 #include "cpu_stats.hpp"
 #include "frontier.hpp"
 #include "gpu_perft.hpp"
@@ -204,7 +205,7 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
     const int t = threads_of(threads);
     std::vector<std::string> positions, rests;
     for (const std::string& line : lines) {
-        auto [fen, rest] = analysis::split_position_line(line);
+        auto [fen, rest] = split_position_line(line);
         positions.push_back(fen == "startpos" ? chess::START_FEN : fen);
         rests.push_back(rest);
     }

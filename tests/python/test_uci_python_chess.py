@@ -3,7 +3,8 @@
 harness would drive Stockfish: the UCI handshake and options through
 chess.engine.SimpleEngine, `go perft` through a command of python-chess's
 own protocol, and every divide checked against python-chess's move
-generator on positions of random games, Chess960 included.
+generator on positions of random games, Chess960 included; `engine.play`
+ends (gperft answers a search with `bestmove 0000`).
 
 Usage: test_uci_python_chess.py GPERFT_BINARY   (exit 0 when every check holds)
 """
@@ -60,6 +61,11 @@ def main():
                     fen, depth, total, sum(expected.values()),
                     sorted(set(divide.items()) ^ set(expected.items()))[:6]))
         print("checked %d positions against python-chess" % len(boards))
+        # A go that gperft does not search still ends: play gets its bestmove
+        # (0000, no move) instead of waiting for ever.
+        played = engine.play(chess.Board(), chess.engine.Limit(depth=1))
+        if played.move:
+            failures.append("play: expected bestmove 0000, got %s" % played.move)
     finally:
         engine.quit()
     for f in failures:

@@ -1,0 +1,39 @@
+#include "position_line.hpp"
+
+#include <regex>
+#include <sstream>
+#include <vector>
+
+namespace gperft {
+
+std::pair<std::string, std::string> split_position_line(const std::string& line) {
+    const size_t semicolon = line.find(';');
+    std::string head = line.substr(0, semicolon);
+    head.erase(head.find_last_not_of(" \t") + 1);  // npos + 1 == 0: all blank
+    std::istringstream in(head);
+    std::vector<std::string> fields;
+    for (std::string f; in >> f;) fields.push_back(f);
+    auto is_number = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
+    const bool counters = fields.size() <= 6 && (fields.size() < 5 || is_number(fields[4])) &&
+                          (fields.size() < 6 || is_number(fields[5]));
+    if (counters || fields.size() < 4) return {head, semicolon == std::string::npos ? "" : line.substr(semicolon)};
+    size_t at = 0;  // past the fourth field of the line itself
+    for (int k = 0; k < 4; ++k) at = line.find_first_of(" \t", line.find_first_not_of(" \t", at));
+    return {fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3], line.substr(at)};
+}
+
+LineMetadata line_metadata(const std::string& rest_of_line) {
+    LineMetadata m;
+    std::string rest = rest_of_line;
+    static const std::regex id_op(R"re((^|;)\s*id\s+"([^"]*)"\s*(;|$))re");
+    std::smatch match;
+    if (std::regex_search(rest, match, id_op)) {
+        m.id = match[2];
+        rest = match.prefix().str() + ";" + match.suffix().str();
+    }
+    const size_t a = rest.find_first_not_of(" \t;"), b = rest.find_last_not_of(" \t;");
+    m.comment = a == std::string::npos ? "" : rest.substr(a, b - a + 1);
+    return m;
+}
+
+}  // namespace gperft

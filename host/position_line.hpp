@@ -1,0 +1,25 @@
+// A line of a position file as every command reads it (suite, perft --file,
+// analyze): a FEN or the four EPD fields, then EPD operations ("bm e4;",
+// "id \"x\";", ";D1 20") or a ';' comment.
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace gperft {
+
+// The FEN part of a line (text before any ';', and only the four EPD fields
+// when EPD operations follow them) and the rest of the line: the EPD
+// operations, or the ';' and what follows it.
+std::pair<std::string, std::string> split_position_line(const std::string& line);
+
+// What the rest of a line says besides its position: the EPD `id` operation
+// (unquoted), and every other operation or comment text, trimmed of
+// surrounding blanks and semicolons.
+struct LineMetadata {
+    std::string id;
+    std::string comment;
+};
+LineMetadata line_metadata(const std::string& rest_of_line);
+
+}  // namespace gperft

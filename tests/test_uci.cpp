@@ -1,0 +1,196 @@
+// `gperft uci`: Stockfish's `go perft` and `d` through pipes, and an engine
+// that always answers: isready during a count, stop and quit ending it,
+// run-time errors as info strings, a line to wait for after every go.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <sstream>
+
+#include "engine/child_process.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using gperft::engine::ChildProcess;
+using Clock = std::chrono::steady_clock;
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// gperft uci fed `session` on stdin.
+ProcessResult uci(const std::string& session, const std::string& env = "") {
+    return run_shell("printf '%s' " + shell_quote(session) + " | " + env + GPERFT_BINARY + " uci");
+}
+
+// A live session: commands written one at a time, answers read with
+// deadlines.
+class Session {
+   public:
+    explicit Session(const std::string& env = "") : child_(env + GPERFT_BINARY + " uci") {}
+    void send(const std::string& line) { ASSERT_TRUE(child_.write(line + "\n")) << line; }
+    // The lines up to and including the first that starts with `prefix`,
+    // read within `seconds`; empty when it did not come.
+    std::vector<std::string> until(const std::string& prefix, double seconds = 60) {
+        std::vector<std::string> seen;
+        const auto deadline = Clock::now() + std::chrono::milliseconds(long(seconds * 1000));
+        for (std::string line; child_.read_line(line, deadline) == ChildProcess::Read::Line;) {
+            seen.push_back(line);
+            if (line.starts_with(prefix)) return seen;
+        }
+        return {};
+    }
+    ChildProcess& child() { return child_; }
+
+   private:
+    ChildProcess child_;
+};
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string s;
+    for (const auto& l : lines) s += l + "\n";
+    return s;
+}
+
+// Without an end of its own: start position perft 9 on one thread takes
+// minutes whatever the machine.
+const char* LONG_COUNT = "go perft 9";
+
+}  // namespace
+
+TEST(Uci, AnswersGoPerftAsStockfishDoes) {
+    const auto r = uci("uci\nisready\nposition startpos moves e2e4\ngo perft 1\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "id name gperft\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "uciok\nreadyok\n")) << r.out;
+    // Black's twenty replies, a blank line, the total, a blank line.
+    EXPECT_TRUE(contains(r.out, "\ng8f6: 1\n")) << r.out;
+    EXPECT_TRUE(r.out.ends_with(": 1\n\nNodes searched: 20\n\n")) << r.out;
+    // After moves, the count perft --moves gives.
+    const std::string fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+    const auto after = uci("position fen " + fen + " moves b4b1 h5h6\ngo perft 2\n");
+    const auto expected = run_gperft("perft --depth 2 --backend cpu --fen " + shell_quote(fen) + " --moves 'b4b1 h5h6'");
+    ASSERT_EQ(expected.status, 0) << expected.err;
+    EXPECT_TRUE(after.out.ends_with("\n" + expected.out + "\n")) << after.out << expected.out;
+}
+
+TEST(Uci, ChessNineSixtyOptionAndBoardDisplay) {
+    const auto r = uci("setoption name UCI_Chess960 value true\nposition fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n"
+                       "go perft 1\nd\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "e1h1: 1\n")) << r.out;  // castling as king takes rook
+    EXPECT_TRUE(contains(r.out, " | k |   |   |   | 8\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\nFen: 4k3/8/8/8/8/8/8/4K2R w K - 0 1\nKey: ")) << r.out;
+    const auto check = uci("position fen 4k3/8/8/8/8/8/8/4KR2 b - - 0 1 moves e8d8\nposition fen 4k3/4R3/8/8/8/8/8/4K3 b - - 0 1\nd\n");
+    EXPECT_TRUE(contains(check.out, "Checkers: e7 \n")) << check.out;
+}
+
+// Switching Chess960 off again gives the current position standard notation,
+// unless its castling rights need Chess960.
+TEST(Uci, ChessNineSixtyOffAppliesToTheCurrentPosition) {
+    const auto r = uci("setoption name UCI_Chess960 value true\nposition fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n"
+                       "setoption name UCI_Chess960 value false\ngo perft 1\n");
+    EXPECT_TRUE(contains(r.out, "e1g1: 1\n")) << r.out;
+    EXPECT_FALSE(contains(r.out, "e1h1")) << r.out;
+    const auto needs = uci("setoption name UCI_Chess960 value true\nposition fen 4k3/8/8/8/8/8/8/1K5R w H - 0 1\n"
+                           "setoption name UCI_Chess960 value false\ngo perft 1\n");
+    EXPECT_TRUE(contains(needs.out, "b1h1: 1\n")) << needs.out;  // a king off e1 castles by Chess960's rule
+}
+
+TEST(Uci, BadCommandsGetOneInfoLineAndTheEngineReadsOn) {
+    const auto r = uci("frobnicate\nposition fen not/a/fen w - - 0 1\nposition startpos moves e2e5\ngo depth 5\n"
+                       "setoption name Threads value many\nsetoption name Nonsense value 1\ngo perft 31\ngo perft 1\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto l = lines_of(r.out);
+    ASSERT_GE(l.size(), 9u) << r.out;
+    EXPECT_EQ(l[0], "info string unknown command: 'frobnicate'");
+    EXPECT_TRUE(l[1].starts_with("info string position: ")) << l[1];
+    EXPECT_TRUE(l[2].starts_with("info string position: ")) << l[2];
+    EXPECT_EQ(l[3], "info string gperft does not search: it answers only 'go perft N'");
+    EXPECT_EQ(l[4], "bestmove 0000");  // a GUI waiting for the end of its go gets one
+    EXPECT_EQ(l[5], "info string setoption: 'many' is not a value of Threads");
+    EXPECT_EQ(l[6], "info string setoption: no option 'Nonsense'");
+    EXPECT_EQ(l[7], "info string go perft: the depth must be a number from 0 to 30");
+    EXPECT_EQ(l[8], "Nodes searched: none");
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 20\n\n")) << r.out;  // the start position, unchanged
+}
+
+// A table larger than the free memory, a device fault: one info string in
+// UCI's words, a line to wait for, and the next go counts.
+TEST(Uci, RunTimeErrorsAreInfoStringsAndTheEngineReadsOn) {
+    const auto r = uci("setoption name Hash value 4194304\ngo perft 7\nsetoption name Hash value 0\ngo perft 3\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto l = lines_of(r.out);
+    ASSERT_GE(l.size(), 2u) << r.out;
+    EXPECT_TRUE(l[0].starts_with("info string go perft 7: Hash 4194304 MiB is more than the free memory")) << l[0];
+    EXPECT_EQ(l[1], "Nodes searched: none");
+    EXPECT_FALSE(contains(r.out, "--")) << r.out;  // no command-line flags
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 8902\n\n")) << r.out;
+    const auto fault = uci("setoption name Backend value gpu\ngo perft 3\nsetoption name Backend value cpu\ngo perft 3\n",
+                           "GPERFT_HOST_GPU=1 GPERFT_HOST_GPU_FAULT=generation ");
+    ASSERT_EQ(fault.status, 0) << fault.err;
+    const auto f = lines_of(fault.out);
+    ASSERT_GE(f.size(), 2u) << fault.out;
+    EXPECT_TRUE(f[0].starts_with("info string go perft 3: ")) << fault.out;
+    EXPECT_EQ(f[1], "Nodes searched: none");
+    EXPECT_TRUE(fault.out.ends_with("\nNodes searched: 8902\n\n")) << fault.out;
+}
+
+TEST(Uci, BackendGpuWithoutADeviceIsRefusedAtSetoption) {
+    if (run_gperft("perft --depth 1 --backend gpu").status == 0) GTEST_SKIP() << "a CUDA device is here";
+    const auto r = uci("setoption name Backend value gpu\ngo perft 2\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto l = lines_of(r.out);
+    ASSERT_GE(l.size(), 1u) << r.out;
+    EXPECT_TRUE(l[0].starts_with("info string setoption: Backend gpu: ")) << l[0];
+    EXPECT_TRUE(l[0].ends_with("; Backend stays auto")) << l[0];
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 400\n\n")) << r.out;
+}
+
+TEST(Uci, IsreadyIsAnsweredAndStopEndsACount) {
+    Session s;
+    s.send("setoption name Threads value 1");
+    s.send("setoption name Backend value cpu");
+    s.send(LONG_COUNT);
+    s.send("isready");
+    const auto ready = s.until("readyok", 10);
+    ASSERT_EQ(ready, std::vector<std::string>{"readyok"}) << joined(ready);  // nothing of the count before it
+    s.send("stop");
+    const auto stopped = s.until("Nodes searched:", 10);
+    ASSERT_EQ(stopped.size(), 2u) << joined(stopped);
+    EXPECT_EQ(stopped[0], "info string go perft 9: stopped, no count");
+    EXPECT_EQ(stopped[1], "Nodes searched: none");
+    // The engine reads on, and a stop with nothing running is no request.
+    s.send("stop");
+    s.send("go perft 2");
+    const auto next = s.until("Nodes searched:", 60);
+    ASSERT_FALSE(next.empty());
+    EXPECT_EQ(next.back(), "Nodes searched: 400");
+}
+
+TEST(Uci, QuitDuringACountEndsTheProcessWithinASecond) {
+    Session s;
+    s.send("setoption name Backend value cpu");
+    s.send(LONG_COUNT);
+    s.send("isready");
+    ASSERT_FALSE(s.until("readyok", 10).empty());  // the count is running
+    const auto sent = Clock::now();
+    s.send("quit");
+    // The stopped count may say so; nothing else comes, and the end comes
+    // without waiting for the count.
+    std::vector<std::string> said;
+    std::string line;
+    ChildProcess::Read read;
+    while ((read = s.child().read_line(line, sent + std::chrono::seconds(1))) == ChildProcess::Read::Line)
+        said.push_back(line);
+    EXPECT_EQ(read, ChildProcess::Read::End) << joined(said);
+    EXPECT_LT(Clock::now() - sent, std::chrono::seconds(1));
+    for (const auto& l : said) EXPECT_TRUE(l.starts_with("info string ") || l == "Nodes searched: none" || l.empty()) << l;
+    EXPECT_EQ(s.child().exit_description(std::chrono::milliseconds(1000)), "exited with status 0");
+}
+
+TEST(Uci, CompareDrivesItLikeAnyEngine) {
+    const std::string engine = std::string(GPERFT_BINARY) + " uci";
+    const auto r = run_gperft("compare --backend cpu --engine " + shell_quote(engine) + " --depth 3 --fen " +
+                              shell_quote("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "compare: agree at depth 3")) << r.out;
+}
