@@ -120,12 +120,15 @@ fi
 [ -f "$logs/build.log" ] && grep -E "ptxas info|bytes stack frame" "$logs/build.log" > "$logs/ptxas_sm$ARCH.txt"
 $built || failed=1
 
-# device_step NAME LIMIT CMD...: a step that needs the build and a GPU.
+# device_step NAME LIMIT CMD...: a step that needs the build and a GPU;
+# returns SKIP when there is no GPU (no command returns that status).
+SKIP=200
 device_step() {
   if ! $built; then skipped "$1" "the build failed"; return 1; fi
-  if ! $have_gpu; then skipped "$1" "$no_gpu"; return 3; fi
+  if ! $have_gpu; then skipped "$1" "$no_gpu"; return $SKIP; fi
   step "$@"
 }
+status_json() { [ "$1" -eq $SKIP ] && echo '"skipped"' || echo "$1"; }
 
 # --- 3. smoke run: the first kernels, each synchronised ---------------------------
 START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -134,7 +137,7 @@ device_step smoke 30 bash -c "GPERFT_SYNC_LAUNCHES=1 ./$BUILD/gperft perft --dep
     ./$BUILD/gperft perft --depth 5 --divide --backend cpu > '$logs/smoke_cpu.txt' &&
     diff '$logs/smoke_cpu.txt' '$logs/smoke_gpu.txt' && grep -q 'Nodes searched: 4865609' '$logs/smoke_gpu.txt'"
 smoke_status=$?
-[ "$smoke_status" -eq 0 ] || [ "$smoke_status" -eq 3 ] || failed=1
+[ "$smoke_status" -eq 0 ] || failed=1
 
 # --- 4. the gpu tests, as one run ---------------------------------------------------
 tests_summary="not run"
@@ -142,6 +145,7 @@ device_step gpu_tests 90 ctest --test-dir "$BUILD" -L '^gpu$' --output-on-failur
 tests_status=$?
 if [ -f "$logs/gpu_tests.log" ]; then
   tests_summary=$(grep -E "tests passed|tests failed" "$logs/gpu_tests.log" | tail -1)
+  [ -z "$tests_summary" ] && [ "$tests_status" -eq 124 ] && tests_summary="ran out of time (see gpu_tests.log)"
   skips=$(grep -c "(Skipped)" "$logs/gpu_tests.log")
   if [ "$skips" -gt 0 ]; then  # on the device machine a skip means the device was not usable
     tests_summary+=", $skips skipped (see gpu_tests.log)"
@@ -160,10 +164,10 @@ else
   for tool in memcheck racecheck; do
     device_step "sanitizer_${tool}_small_arena" 40 "$sanitizer" --tool "$tool" --error-exitcode 9 \
       "./$BUILD/tests/test_gpu_backend" --gtest_filter=GpuBackend.SmallArenaSplitsAndAgrees
-    rc=$?; [ $rc -eq 0 ] || [ $rc -eq 3 ] || failed=1
+    rc=$?; [ $rc -eq 0 ] || [ $rc -eq $SKIP ] || failed=1
     device_step "sanitizer_${tool}_stats" 30 "$sanitizer" --tool "$tool" --error-exitcode 9 \
       "./$BUILD/gperft" perft --stats --depth 3 --backend gpu
-    rc=$?; [ $rc -eq 0 ] || [ $rc -eq 3 ] || failed=1
+    rc=$?; [ $rc -eq 0 ] || [ $rc -eq $SKIP ] || failed=1
   done
 fi
 
@@ -176,7 +180,7 @@ bench() {
   device_step "bench_$name" "$limit" "./$BUILD/gpu_bench" --name "$name" --backend gpu --fen "$fen" --depth "$depth" \
     --repeat "$repeat" --expected-from bench/data/perft_targets.epd "$@"
   rc=$?
-  [ $rc -eq 3 ] && ! $have_gpu && return 0
+  [ $rc -eq $SKIP ] && return 0
   line=$(grep -E '^\{' "$logs/bench_$name.log" 2>/dev/null | tail -1)
   if [ "$rc" -eq 0 ] && [ -n "$line" ]; then
     bench+="${bench:+, }$line"
@@ -197,7 +201,7 @@ cli_run() {
   shift 3
   device_step "$name" "$limit" "./$BUILD/gperft" "$@" --backend gpu --json --quiet
   rc=$?
-  [ $rc -eq 3 ] && ! $have_gpu && return 0
+  [ $rc -eq $SKIP ] && return 0
   line=$(grep -E '^\{' "$logs/$name.log" | tail -1)
   nodes=$(echo "$line" | grep -o '"nodes": "*[0-9]*' | head -1 | grep -o '[0-9]*$')
   checked "$name" "$rc" "$([ "$nodes" = "$expected" ] && echo true || echo false)" "$line"
@@ -212,7 +216,7 @@ bench kiwipete_perft7_raw 40 "$KIWIPETE" 7 2 --no-dedup
 # The other GPU paths: the Thrust frontier (A083276 ply 7) and the statistics leaf (GCT's row).
 device_step unique_ply7 60 "./$BUILD/gperft" unique --depth 7 --backend gpu --json
 rc=$?
-if [ $rc -ne 3 ] || $have_gpu; then
+if [ $rc -ne $SKIP ]; then
   got=$(grep -o '"distinct": [0-9]*' "$logs/unique_ply7.log" | tail -1 | grep -o '[0-9]*$')
   want=$(awk '$1 == 7 {print $2}' tests/data/unique/a083276.txt)
   checked unique_ply7 "$rc" "$([ -n "$got" ] && [ "$got" = "$want" ] && echo true || echo false)" \
@@ -220,7 +224,7 @@ if [ $rc -ne 3 ] || $have_gpu; then
 fi
 device_step stats_depth7 40 "./$BUILD/gperft" perft --stats --depth 7 --backend gpu --json
 rc=$?
-if [ $rc -ne 3 ] || $have_gpu; then
+if [ $rc -ne $SKIP ]; then
   if command -v python3 > /dev/null; then
     verdict=$(python3 bench/gct_row_check.py "$logs/stats_depth7.log" tests/data/perft/grandchesstree_p0_results.json 7 2>&1)
     checked stats_depth7 "$rc" "$([ "${verdict%% *}" = match: ] && echo true || echo false)" "$(json_str "$verdict")"
@@ -244,8 +248,8 @@ report="$out/device_check_$stamp.json"
   printf ' "gpu": %s, "device": %s, "nvcc": %s, "host_cpus": %s, "budget_s": %s,\n' "$(json_str "$gpu_info")" \
     "$($have_gpu && echo true || echo false)" "$(json_str "$nvcc_version")" "$(nproc)" "$BUDGET"
   printf ' "steps": [%s],\n' "$steps"
-  printf ' "smoke": {"status": %s}, "sanitizer_note": %s,\n' "$smoke_status" "$(json_str "$sanitizer_note")"
-  printf ' "gpu_tests": {"status": %s, "summary": %s},\n' "$tests_status" "$(json_str "$tests_summary")"
+  printf ' "smoke": {"status": %s}, "sanitizer_note": %s,\n' "$(status_json "$smoke_status")" "$(json_str "$sanitizer_note")"
+  printf ' "gpu_tests": {"status": %s, "summary": %s},\n' "$(status_json "$tests_status")" "$(json_str "$tests_summary")"
   printf ' "bench": [%s],\n' "$bench"
   printf ' "checked_runs": [%s],\n' "$runs"
   printf ' "elapsed_s": %s, "ok": %s}\n' "$(( $(date +%s) - start ))" "$([ $failed -eq 0 ] && echo true || echo false)"
