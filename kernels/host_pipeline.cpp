@@ -14,10 +14,13 @@ namespace gperft::gpu::host {
 namespace {
 
 // A call's own executor: the arena as asked, else as the arena plan wants
-// it (what the device would allocate), and tables that live for the call.
-HostExec make_exec(const Options& options, const ArenaInputs& shape) {
+// it within 256 MiB (a deep call chunks rather than take the host's memory),
+// and tables that live for the call.
+HostExec make_exec(const Options& options, ArenaInputs shape) {
+    constexpr std::size_t HOST_ARENA_CAP = std::size_t(256) << 20;
     check_table_request(options);
     const long long tables = options.table_bytes == AUTO_TABLES ? HOST_AUTO_TABLE_BYTES : options.table_bytes;
+    shape.cap = HOST_ARENA_CAP;
     return HostExec(options.arena_bytes ? options.arena_bytes : plan_arena(shape).arena_bytes, std::size_t(tables),
                     options.zobrist_seed);
 }

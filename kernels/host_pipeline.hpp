@@ -14,7 +14,7 @@
 namespace gperft::gpu::host {
 
 // Like gpu::perft_batch; options.arena_bytes == 0 means the arena plan's
-// size (arena_plan.hpp), and options.table_bytes == AUTO_TABLES means
+// size (arena_plan.hpp) within 256 MiB, and options.table_bytes == AUTO_TABLES means
 // HOST_AUTO_TABLE_BYTES. The memory lives for one call (the stand-in below
 // keeps its own between calls, as a device does).
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options = {},
