@@ -32,8 +32,15 @@ cp -r "$cli_src" .deps/cli11/CLI
 cp -r "$gtest_src" .deps/googletest
 cp -r "$json_src" .deps/nlohmann-json/nlohmann
 
-commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+# gperft's own commit: only when this folder is itself a work tree's root,
+# never that of a repository it happens to sit in.
+root=$(pwd -P)
+top=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || true)
+commit=unknown
 dirty=false
-[ -n "$(git status --porcelain 2>/dev/null)" ] && dirty=true
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$root" ]; then
+  commit=$(git -C "$root" rev-parse HEAD)
+  [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ] && dirty=true
+fi
 echo "$commit $dirty" > .deps/commit
 echo "prepare_device: .deps ready ($(du -sh .deps | cut -f1)), commit $commit, uncommitted changes: $dirty"

@@ -48,10 +48,10 @@ void check(cudaError_t e, const char* what) {
 std::unique_ptr<Engine> detail::make_device_engine(const Options& o) {
     const gpu::Status s = gpu::status();
     if (!s.available) throw std::runtime_error(s.message);
-    size_t free_bytes = 0, total_bytes = 0;
-    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    const uint64_t budget = detail::gpu_frontier_budget(o, free_bytes);
-    return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks(), free_bytes);
+    gpu::DeviceFree device;
+    check(cudaMemGetInfo(&device.free, &device.total), "cudaMemGetInfo");
+    const uint64_t budget = detail::gpu_frontier_budget(o, device);
+    return std::make_unique<detail::Pipeline<CudaSystem>>(budget, gpu::device_attacks(), device.free);
 }
 
 std::vector<PositionFacts> detail::position_facts_device(const std::vector<chess::Position>& positions) {

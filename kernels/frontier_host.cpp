@@ -66,28 +66,29 @@ std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position
 
 bool position_less(const chess::Position& a, const chess::Position& b) { return detail::PositionLess{}(a, b); }
 
-uint64_t detail::gpu_frontier_budget(const Options& o, size_t free_bytes) {
-    const uint64_t budget = o.budget_bytes ? o.budget_bytes : gpu::device_memory_limit();
-    if (budget == 0) return free_bytes / 2;
-    if (budget > free_bytes / 2)
-        throw std::invalid_argument("a GPU frontier budget of " + std::to_string(budget >> 20) +
-                                    " MiB is more than half of the " + std::to_string(free_bytes >> 20) +
-                                    " MiB of device memory free (give a smaller --memory or --device-memory)");
-    return budget;
+uint64_t detail::gpu_frontier_budget(const Options& o, const gpu::DeviceFree& device) {
+    return gpu::frontier_budget(device, gpu::device_memory_cap(), o.budget_bytes);
 }
 
 // The host pipeline standing in for the device (GPERFT_HOST_GPU) takes the
-// GPU engine's budget and capacity of a pretend device.
+// GPU engine's budget and capacity of a pretend device, and its planted
+// fault.
 std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
     if (!gpu::host::stand_in::active()) return detail::make_device_engine(o);
     constexpr uint64_t FREE = gpu::host::stand_in::STAND_IN_BYTES;
     Options host = o;
-    host.budget_bytes = detail::gpu_frontier_budget(o, FREE);
+    host.budget_bytes = detail::gpu_frontier_budget(o, gpu::DeviceFree{FREE, FREE});
+    gpu::host::stand_in::raise_planted_fault("the frontier of gperft unique");
     return host_pipeline(host, FREE);
 }
 
+// The move counts take little memory, but the cap's form is checked as by
+// every GPU call, so that a bad GPERFT_DEVICE_MEMORY never passes.
 std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
-    return gpu::host::stand_in::active() ? position_facts_host(positions) : detail::position_facts_device(positions);
+    gpu::device_memory_cap();
+    if (!gpu::host::stand_in::active()) return detail::position_facts_device(positions);
+    gpu::host::stand_in::raise_planted_fault("the move counts of analyze");
+    return position_facts_host(positions);
 }
 
 #ifndef GPERFT_FRONTIER_CUDA

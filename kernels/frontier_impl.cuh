@@ -30,6 +30,7 @@
 
 #include "chess/terminal.hpp"
 #include "frontier.hpp"
+#include "device_memory.hpp"
 #include "frontier_expand.hpp"
 
 namespace gperft::frontier::detail {
@@ -388,12 +389,12 @@ class Pipeline : public Engine {
     double distinct_ratio_ = 1.0;
 };
 
-// The GPU engine's budget for its working buffers, from o.budget_bytes
-// (--memory), else --device-memory, else half the free device memory. The
-// frontiers themselves come on top, so a budget above half the free memory
-// is refused (std::invalid_argument) before the first ply rather than met by
-// an allocation failure. Defined in frontier_host.cpp.
-uint64_t gpu_frontier_budget(const Options& o, size_t free_bytes);
+// The GPU engine's budget for its working buffers: gpu::frontier_budget
+// (device_memory.hpp) of o.budget_bytes (--memory) and the cap in force; a
+// budget above half the free memory is refused (std::invalid_argument)
+// before the first ply rather than met by an allocation failure. Defined in
+// frontier_host.cpp.
+uint64_t gpu_frontier_budget(const Options& o, const gpu::DeviceFree& device);
 
 // The CUDA device behind make_gpu_engine and position_facts_gpu (which
 // frontier_host.cpp defines, choosing between it and the host pipeline

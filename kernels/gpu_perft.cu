@@ -1,9 +1,9 @@
 // The GPU backend: the breadth-first pipeline (level_pipeline.hpp) over
 // DeviceExec. Each CUDA device in use has one owner (Device): its stream, its
 // copy of the lookup tables and of the Zobrist keys of the current seed, its
-// error flag, and the memory of the run (pipeline_memory.hpp: the working
-// arena and the transposition tables, which keep their contents between
-// calls with the same sizes and seed).
+// error flag, and the memory kept between its calls (pipeline_memory.hpp:
+// the working arena, sized by the arena plan, and the transposition tables,
+// which keep their contents between calls with the same sizes and seed).
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,14 +70,14 @@ class Device {
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
 
-    // Tables and arena as `o` asks, within device_memory_limit() (the plan of
-    // device_memory.hpp), reused when the requests are those of last time,
-    // and the keys of o.zobrist_seed.
-    void configure(const Options& o) {
-        const bool new_keys = prepare_for(memory_, o, [] {
-            std::size_t free = 0, total = 0;
-            cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-            return std::pair{free, total};
+    // Tables as `o` asks and an arena for arena_want bytes, within the cap
+    // (device_memory.hpp), kept from the calls before when they serve, and
+    // the keys of o.zobrist_seed.
+    void configure(const Options& o, std::size_t arena_want) {
+        const bool new_keys = prepare_for(memory_, o, arena_want, [] {
+            DeviceFree d;
+            cuda_check(cudaMemGetInfo(&d.free, &d.total), "cudaMemGetInfo");
+            return d;
         });
         if (new_keys) {
             const auto host = chess::build_zobrist_data(o.zobrist_seed);
@@ -93,7 +93,8 @@ class Device {
     void synchronize(const char* what) { cuda_check(cudaStreamSynchronize(stream_), what); }
     std::mutex& mutex() { return mutex_; }
     chess::Attacks attacks() const { return chess::Attacks{tables_}; }
-    // The end of a call (memory without tables goes back) and of a run (all).
+    // The end of a call (an arena above the kept size goes back unless
+    // tables hold it) and of a run or a trim (all).
     void end_call() noexcept { memory_.end_call(); }
     void release() noexcept { memory_.release(); }
 
@@ -156,21 +157,22 @@ Status status() {
 
 namespace {
 
-// Runs f(exec) on the engine configured for `options`, one caller at a time,
-// and waits for the device (`what` names the kernels in an error).
+// Runs f(exec) on the engine configured for `options` and the call's arena
+// plan (`shape`), one caller at a time, and waits for the device (`what`
+// names the kernels in an error).
 template <class F>
-auto on_device(const Options& options, const char* what, F&& f) {
+auto on_device(const Options& options, const ArenaInputs& shape, const char* what, F&& f) {
     const Status s = status();
     if (!s.available) throw std::runtime_error(s.message);
     Device& device = current_device();
     std::lock_guard<std::mutex> lock(device.mutex());
-    // A call without tables gives its memory back when it ends, also on an
-    // exception; tables stay for the next call of the run.
+    // The memory is kept for the next call, within kept_arena_bytes() when
+    // the call has no tables (pipeline_memory.hpp), also on an exception.
     struct EndCall {
         Device& d;
         ~EndCall() { d.end_call(); }
     } end_call{device};
-    device.configure(options);
+    device.configure(options, plan_arena(shape).arena_bytes);
     DeviceExec exec = device.exec();
     auto out = f(exec);
     device.synchronize(what);
@@ -182,7 +184,7 @@ auto on_device(const Options& options, const char* what, F&& f) {
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
                                      Stats* stats) {
     Stats local;
-    return on_device(options, "perft kernels", [&](DeviceExec& exec) {
+    return on_device(options, call_arena_inputs(roots, depth, options, false), "perft kernels", [&](DeviceExec& exec) {
         return perft_batch_with(exec, roots, depth, options, stats ? *stats : local);
     });
 }
@@ -202,7 +204,8 @@ chess::Attacks device_attacks() {
 
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
     Stats local;
-    return on_device(options, "statistics kernels", [&](DeviceExec& exec) {
+    return on_device(options, call_arena_inputs({root}, depth, options, true), "statistics kernels",
+                     [&](DeviceExec& exec) {
         return perft_stats_with(exec, root, depth, options, stats ? *stats : local);
     });
 }

@@ -109,6 +109,13 @@ std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const 
 // themselves; runs with tables (deep perft) call this when they end.
 void release_device_memory();
 
+// --device n, before any CUDA call: makes the n-th GPU the only one the
+// runtime sees (the n-th of CUDA_VISIBLE_DEVICES when that is set). Returns
+// why n cannot be chosen ("" when it can): past CUDA_VISIBLE_DEVICES' list,
+// past the GPUs the driver lists, or past the stand-in's one device. With
+// no driver at all it is accepted: the GPU backend then says there is none.
+std::string choose_device(int n);
+
 // The one device copy of the attack tables, as the view kernels take: every
 // GPU pipeline (perft, statistics, the frontier of gperft unique) reaches the
 // tables through it. Throws std::runtime_error when no device is usable.

@@ -46,18 +46,23 @@ void warp_sums(const Contribution (&c)[WARP], Add&& add) {
 }
 
 // The host pipeline's stand-in for cudaMalloc: aligned host memory, every
-// byte it holds counted in host_bytes_held(), so that tests see the memory of
-// a run come back.
+// byte it holds counted in host_bytes_held() and every allocation in
+// host_allocations(), so that tests see the memory of a run come back and
+// calls that reuse kept memory allocate nothing.
 inline std::atomic<std::size_t>& host_bytes_held() {
     static std::atomic<std::size_t> bytes{0};
     return bytes;
+}
+inline std::atomic<std::uint64_t>& host_allocations() {
+    static std::atomic<std::uint64_t> count{0};
+    return count;
 }
 struct HostAllocator {
     bool refuse = false;  // every allocation fails, as on a full device (a planted fault)
     void* allocate(std::size_t bytes) {
         if (refuse) return nullptr;
         void* p = ::operator new(bytes, std::align_val_t(StackArena::ALIGN), std::nothrow);
-        if (p) host_bytes_held() += bytes;
+        if (p) host_bytes_held() += bytes, ++host_allocations();
         return p;
     }
     void deallocate(void* p, std::size_t bytes) noexcept {

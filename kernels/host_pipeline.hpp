@@ -6,15 +6,17 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "gpu_perft.hpp"
 
 namespace gperft::gpu::host {
 
-// Like gpu::perft_batch; options.arena_bytes == 0 means 256 MiB, and
-// options.table_bytes == AUTO_TABLES means HOST_AUTO_TABLE_BYTES. The tables
-// live for one call.
+// Like gpu::perft_batch; options.arena_bytes == 0 means the arena plan's
+// size (arena_plan.hpp) within 256 MiB, and options.table_bytes == AUTO_TABLES means
+// HOST_AUTO_TABLE_BYTES. The memory lives for one call (the stand-in below
+// keeps its own between calls, as a device does).
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options = {},
                                      Stats* stats = nullptr);
 
@@ -32,7 +34,17 @@ std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const 
 // memory) or `allocation` (the device has no memory to give).
 namespace stand_in {
 constexpr std::size_t STAND_IN_BYTES = std::size_t(1) << 30;  // the pretend device's memory, all free
+constexpr int STAND_IN_DEVICES = 1;
+constexpr std::size_t PLANTED_ARENA_BYTES = 1024;
 bool active();
+// GPERFT_HOST_GPU_FAULT's kind; any other value is refused
+// (std::invalid_argument naming it).
+enum class Fault { None, Generation, Arena, Allocation };
+Fault planted_fault();
+// For the GPU calls that do not run the level pipeline (the frontier of
+// unique, the move counts of analyze): throws the planted fault as the
+// device would report it, naming `call`; nothing without one.
+void raise_planted_fault(const std::string& call);
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
                                      Stats* stats);
 std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats);

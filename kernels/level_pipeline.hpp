@@ -46,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "arena_plan.hpp"
 #include "gpu_perft.hpp"
 #include "level_keys.hpp"
 #include "level_stats.hpp"
@@ -57,26 +58,9 @@ namespace gperft::gpu {
 // Items one chunk may hold: parent indices are 32-bit and launch sizes fit an int.
 constexpr uint64_t MAX_CHUNK_ITEMS = (uint64_t(1) << 31) - 1;
 
-// Bytes of one leaf item (parent index + move) and of one made item (parent
-constexpr double LEAF_ITEM_BYTES = sizeof(uint32_t) + sizeof(uint16_t);
-// index, move, the child with its move count and counter, its slot in the
-// child level's prefix sums, and a byte for the scan's scratch space).
-constexpr double MADE_ITEM_BYTES =
-    sizeof(uint32_t) + sizeof(uint16_t) + sizeof(Position) + sizeof(uint32_t) + 2 * sizeof(uint64_t) + 1;
-// A made item's key, and its duplicate link with its share of the sort's
-// buffers (two keys, two ids) and scratch.
-constexpr double KEY_ITEM_BYTES = sizeof(Key128);
-constexpr double DEDUP_ITEM_BYTES = sizeof(uint32_t) + 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t) + 1;
-
-// Estimated bytes for one item made from a level at remaining depth r and
-// everything below it, when every level below is expanded whole with
-// `branching` moves per position, made items take `made_bytes` and levels
-// up to `leaf_max` are the fused leaf's. It only sizes chunks; a level below
-// that does not fit its share splits again.
-inline double subtree_bytes(int r, double branching, double made_bytes = MADE_ITEM_BYTES, int leaf_max = 3) {
-    if (r <= leaf_max) return LEAF_ITEM_BYTES;
-    return made_bytes + branching * subtree_bytes(r - 1, branching, made_bytes, leaf_max);
-}
+// Bytes of the pipeline's items (arena_plan.hpp, which sizes the arena from them).
+constexpr double MADE_ITEM_BYTES = made_item_bytes(sizeof(Position));
+static_assert(KEY_ITEM_BYTES == sizeof(Key128), "the arena plan counts 16 bytes a key");
 
 template <class Exec>
 class LevelPipeline {
@@ -339,12 +323,12 @@ inline int expand_to_device_depth(std::vector<Position>& pos, std::vector<uint32
 
 // Calls fn(us, roots, n, index) for the positions of each side to move (a
 // level has one side to move) in slices whose root arrays take at most an
-// eighth of the arena, and of at most max_slice roots; index[k] is roots[k]'s
+// eighth (1 / ROOT_SHARE) of the arena, and of at most max_slice roots; index[k] is roots[k]'s
 // index in pos.
 template <class Fn>
 void for_each_root_slice(const std::vector<Position>& pos, const StackArena& arena, uint64_t max_slice, Fn&& fn) {
     constexpr double ROOT_BYTES = MADE_ITEM_BYTES + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES;
-    const double fit = std::min<double>({double(MAX_CHUNK_ITEMS), double(max_slice), arena.free() / 8 / ROOT_BYTES});
+    const double fit = std::min<double>({double(MAX_CHUNK_ITEMS), double(max_slice), arena.free() / ROOT_SHARE / ROOT_BYTES});
     const uint64_t slice = std::max<uint64_t>(1, uint64_t(fit));
     for (const Color us : {chess::WHITE, chess::BLACK}) {
         std::vector<Position> group;
@@ -357,6 +341,26 @@ void for_each_root_slice(const std::vector<Position>& pos, const StackArena& are
 }
 
 }  // namespace detail
+
+// The arena plan's inputs for a call: its shape, with the growth measured
+// as the mean move count of up to 64 of the roots (evenly spaced).
+inline ArenaInputs call_arena_inputs(const std::vector<Position>& roots, int depth, const Options& o, bool stats) {
+    ArenaInputs in;
+    in.roots = roots.size();
+    in.depth = depth;
+    in.max_device_depth = o.max_device_depth;
+    in.position_bytes = sizeof(Position);
+    in.tables = o.table_bytes != 0;
+    in.dedup = o.dedup;
+    in.stats = stats;
+    in.keyed_min_depth = TABLE_MIN_DEPTH;
+    const std::size_t step = std::max<std::size_t>(1, roots.size() / 64);
+    double moves = 0, sampled = 0;
+    for (std::size_t i = 0; i < roots.size(); i += step, ++sampled)
+        moves += double(chess::count_moves(roots[i], chess::host_attacks()));
+    in.growth = sampled ? std::max(1.0, moves / sampled) : 1.0;
+    return in;
+}
 
 // perft(depth) of every root on one executor. Plies above
 // options.max_device_depth are expanded on the host; the batch runs once per

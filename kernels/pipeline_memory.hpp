@@ -1,8 +1,8 @@
 // The memory a breadth-first run holds, its working arena and its
 // transposition tables, kept by one set of rules on the device and on the
 // host pipeline, so that tests on the host check the device's bookkeeping:
-// what is allocated for a request, when it is reused, and that it all goes
-// back when a call or a run ends, also on an exception.
+// what is allocated for a request, that it is kept between calls, and that
+// it goes back when a run ends or the owner does, also on an exception.
 //
 // The Allocator is the only part that differs (CUDA or host memory):
 //   void* allocate(std::size_t bytes);   // nullptr when the memory is not there
@@ -28,6 +28,20 @@ struct MemoryUnavailable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A call's memory request: the arena exactly as asked (Options::arena_bytes)
+// or as planned (arena_plan.hpp), the tables as asked, within the cap.
+struct MemoryRequest {
+    std::size_t arena_request = 0;  // bytes, exactly; 0: the planned arena_want
+    std::size_t arena_want = 0;     // the arena plan's arena_bytes
+    long long table_request = 0;    // Options::table_bytes: 0, bytes, or AUTO_TABLES
+    DeviceMemoryCap cap;
+    uint64_t seed = 0;
+};
+
+// The memory is kept between calls (the owner allocates only when a call
+// needs more, or other tables, or under another cap), and goes back: an
+// arena above kept_arena_bytes() when its call ends without tables, all of
+// it on release() (a run's end, or a caller's trim) and with the owner.
 template <class Allocator>
 class PipelineMemory {
    public:
@@ -36,71 +50,52 @@ class PipelineMemory {
     PipelineMemory(const PipelineMemory&) = delete;
     PipelineMemory& operator=(const PipelineMemory&) = delete;
 
-    // Makes the memory match a call's requests (Options::arena_bytes,
-    // table_bytes and zobrist_seed, and the limit in force): kept as it is
-    // when they are the ones of the memory held, else given back and
-    // allocated again by plan(), a callable returning the DeviceMemoryPlan.
-    // Tables kept under another seed are zeroed: their entries were keyed
-    // with other keys. Returns true when the caller must make the keys of
-    // `seed` (fresh memory or another seed). Throws MemoryUnavailable, or
-    // what plan() throws, holding nothing.
-    template <class Plan>
-    bool prepare(std::size_t arena_request, long long table_request, std::size_t limit, uint64_t seed, Plan&& plan) {
-        if (arena_ && arena_request == arena_request_ && table_request == table_request_ && limit == limit_) {
-            if (seed == seed_) return false;
-            if (tables_) alloc_.zero(tables_, table_bytes_);
-            seed_ = seed;
-            return true;
-        }
-        release();
-        allocate(plan(), arena_request ? arena_request : MIN_ARENA_BYTES);
-        arena_request_ = arena_request, table_request_ = table_request, limit_ = limit, seed_ = seed;
-        return true;
+    // Makes the memory fit request r: kept as it is when it serves r (the
+    // same tables and cap, an arena planned for at least r's want or of
+    // r's exact size); else the arena (and, for other tables or another
+    // cap, the tables) planned again (device_memory.hpp) from query(), a
+    // callable returning the device's DeviceFree, asked only then. Tables
+    // kept under another seed are zeroed: their entries were keyed with
+    // other keys. Returns true when the caller must make the keys of r.seed.
+    // Throws MemoryUnavailable, or the plan's refusal, holding nothing.
+    template <class Query>
+    bool prepare(const MemoryRequest& r, Query&& query) {
+        if (!(r.table_request == table_request_ && r.cap == cap_)) release();
+        if (!(arena_ && serves(r))) plan_again(r, query());
+        const bool new_keys = !keyed_ || r.seed != seed_;
+        if (tables_ && keyed_ && r.seed != seed_) alloc_.zero(tables_, table_bytes_);
+        keyed_ = true, seed_ = r.seed;
+        return new_keys;
     }
 
     // Tables of plan.table_bytes (rounded down to whole entries, zeroed) and
     // an arena of plan.arena_bytes, retried a quarter smaller while above
     // min_arena when the allocator has not that much (another process may
-    // take memory between the plan and the allocation).
+    // take memory between the plan and the allocation). Holds nothing when
+    // it throws.
     void allocate(const DeviceMemoryPlan& plan, std::size_t min_arena) {
         release();
-        const auto mib = [](std::size_t b) { return std::to_string((b + DEVICE_MIB - 1) / DEVICE_MIB) + " MiB"; };
-        const std::size_t table_bytes = plan.table_bytes / sizeof(TableEntry) * sizeof(TableEntry);
-        if (table_bytes) {
-            tables_ = alloc_.allocate(table_bytes);
-            if (!tables_) throw MemoryUnavailable("out of memory for " + mib(table_bytes) + " of transposition tables");
-            table_bytes_ = table_bytes;
-            try {
-                alloc_.zero(tables_, table_bytes);
-            } catch (...) {
-                release();
-                throw;
-            }
+        try {
+            allocate_tables(plan.table_bytes);
+            allocate_arena(plan.arena_bytes, min_arena);
+        } catch (...) {
+            release();
+            throw;
         }
-        std::size_t bytes = plan.arena_bytes;
-        while (!(arena_ = bytes ? alloc_.allocate(bytes) : nullptr)) {
-            if (bytes / 4 * 3 < min_arena || bytes == 0) {
-                release();
-                throw MemoryUnavailable("out of memory for a working arena of " + mib(plan.arena_bytes) +
-                                        (bytes < plan.arena_bytes ? " (nor of " + mib(bytes) + ")" : std::string()));
-            }
-            bytes = bytes / 4 * 3;
-        }
-        arena_bytes_ = bytes;
     }
 
-    // A call's end: memory without tables goes back now; tables (and their
-    // arena) stay for the run's next call, until release().
+    // A call's end: an arena above the kept size goes back now, unless
+    // tables keep it for the run's next call.
     void end_call() noexcept {
-        if (!tables_) release();
+        if (!tables_ && arena_bytes_ > keep_bytes_) release();
     }
 
     void release() noexcept {
-        if (arena_) alloc_.deallocate(arena_, arena_bytes_);
+        release_arena();
         if (tables_) alloc_.deallocate(tables_, table_bytes_);
-        arena_ = tables_ = nullptr;
-        arena_bytes_ = table_bytes_ = 0;
-        arena_request_ = 0, table_request_ = 0, limit_ = 0, seed_ = 0;
+        tables_ = nullptr;
+        table_bytes_ = 0;
+        table_request_ = 0, cap_ = {}, seed_ = 0, keyed_ = false;
     }
 
     void* arena() const { return arena_; }
@@ -111,13 +106,68 @@ class PipelineMemory {
     Allocator& allocator() { return alloc_; }
 
    private:
+    bool serves(const MemoryRequest& r) const {
+        return r.arena_request ? arena_request_ == r.arena_request : arena_request_ == 0 && r.arena_want <= arena_want_;
+    }
+
+    // The arena planned again for r (tables kept, or planned too when none
+    // are held); what this owner holds counts as free, since it is reused.
+    void plan_again(const MemoryRequest& r, DeviceFree d) {
+        try {
+            d.free += bytes_held();
+            const long long tables = tables_ ? (long long)table_bytes_ : r.table_request;
+            const DeviceMemoryPlan p =
+                plan_device_memory(d, r.cap, tables, r.arena_request, r.arena_want, AUTO_TABLE_SHARE);
+            release_arena();
+            if (!tables_) allocate_tables(p.table_bytes);
+            allocate_arena(p.arena_bytes, r.arena_request ? r.arena_request : MIN_ARENA_BYTES);
+        } catch (...) {
+            release();
+            throw;
+        }
+        arena_request_ = r.arena_request, arena_want_ = r.arena_want;
+        table_request_ = r.table_request, cap_ = r.cap;
+        keep_bytes_ = kept_arena_bytes(d.total);
+    }
+
+    static std::string mib_up(std::size_t b) { return std::to_string((b + DEVICE_MIB - 1) / DEVICE_MIB) + " MiB"; }
+
+    void allocate_tables(std::size_t bytes) {
+        const std::size_t table_bytes = bytes / sizeof(TableEntry) * sizeof(TableEntry);
+        if (!table_bytes) return;
+        tables_ = alloc_.allocate(table_bytes);
+        if (!tables_) throw MemoryUnavailable("out of memory for " + mib_up(table_bytes) + " of transposition tables");
+        table_bytes_ = table_bytes;
+        alloc_.zero(tables_, table_bytes);
+    }
+
+    void allocate_arena(std::size_t planned, std::size_t min_arena) {
+        std::size_t bytes = planned;
+        while (!(arena_ = bytes ? alloc_.allocate(bytes) : nullptr)) {
+            if (bytes / 4 * 3 < min_arena || bytes == 0)
+                throw MemoryUnavailable("out of memory for a working arena of " + mib_up(planned) +
+                                        (bytes < planned ? " (nor of " + mib_up(bytes) + ")" : std::string()));
+            bytes = bytes / 4 * 3;
+        }
+        arena_bytes_ = bytes;
+    }
+
+    void release_arena() noexcept {
+        if (arena_) alloc_.deallocate(arena_, arena_bytes_);
+        arena_ = nullptr;
+        arena_bytes_ = 0, arena_request_ = 0, arena_want_ = 0;
+    }
+
     Allocator alloc_;
     void* arena_ = nullptr;
     void* tables_ = nullptr;
     std::size_t arena_bytes_ = 0, table_bytes_ = 0;
-    std::size_t arena_request_ = 0, limit_ = 0;
+    std::size_t arena_request_ = 0, arena_want_ = 0;
+    std::size_t keep_bytes_ = MIN_ARENA_BYTES;
     long long table_request_ = 0;
+    DeviceMemoryCap cap_;
     uint64_t seed_ = 0;
+    bool keyed_ = false;  // the caller has made the keys of seed_
 };
 
 // Options::table_bytes is bytes, 0, or AUTO_TABLES; anything else is refused.
@@ -126,19 +176,16 @@ inline void check_table_request(const Options& o) {
         throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
 }
 
-// The memory for a call with `o`: o's requests planned (device_memory.hpp)
-// within device_memory_limit() for the free and total bytes `query()`
-// returns as a pair, asked only when the memory must be planned again.
-// Returns prepare's answer: whether the keys of o.zobrist_seed must be made.
+// The memory for a call of `o` whose arena plan wants arena_want bytes,
+// within the cap in force (device_memory_cap()), the device's free memory
+// asked of query() only when the memory must be planned again. Returns
+// prepare's answer: whether the keys of o.zobrist_seed must be made.
 template <class Allocator, class Query>
-bool prepare_for(PipelineMemory<Allocator>& m, const Options& o, Query&& query) {
+bool prepare_for(PipelineMemory<Allocator>& m, const Options& o, std::size_t arena_want, Query&& query) {
     check_table_request(o);
     static_assert(AUTO_TABLES < 0, "plan_device_memory reads a negative table request as automatic");
-    const std::size_t limit = device_memory_limit();
-    return m.prepare(o.arena_bytes, o.table_bytes, limit, o.zobrist_seed, [&] {
-        const auto [free, total] = query();
-        return plan_device_memory(free, total, limit, o.table_bytes, o.arena_bytes, AUTO_TABLE_SHARE);
-    });
+    return m.prepare(MemoryRequest{o.arena_bytes, arena_want, o.table_bytes, device_memory_cap(), o.zobrist_seed},
+                     query);
 }
 
 }  // namespace gperft::gpu

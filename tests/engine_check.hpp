@@ -42,10 +42,11 @@ inline chess::u128 check_divide(const BatchEngine& engine, const chess::Position
 // Every parsable entry of a suite file at each depth whose published count is
 // at most max_nodes: the engine's divide against the CPU's, the total against
 // the file, and all those roots again as one batch per depth (mixed sides to
-// move). Returns the number of (entry, depth) pairs checked.
+// move). With stride k only every k-th parsable entry is checked (a sample
+// of the file). Returns the number of (entry, depth) pairs checked.
 inline int check_suite_divides(const BatchEngine& engine, const std::string& file, double max_nodes,
-                               int max_depth = 31) {
-    int checked = 0;
+                               int max_depth = 31, int stride = 1) {
+    int checked = 0, entry = 0;
     std::vector<std::vector<chess::Position>> batch(32);
     std::vector<std::vector<chess::u128>> batch_expected(32);
     for (const gperft::SuiteEntry& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
@@ -55,6 +56,7 @@ inline int check_suite_divides(const BatchEngine& engine, const std::string& fil
         } catch (const chess::FenError&) {
             continue;  // the suite tests cover the refusals
         }
+        if (entry++ % stride != 0) continue;
         for (const auto& [depth, expected] : e.expected) {
             if (double(expected) > max_nodes || depth < 1 || depth > max_depth || depth >= 32) continue;
             const std::string where = file + " " + e.id + " (" + e.fen + ") depth " + std::to_string(depth);

@@ -266,10 +266,10 @@ TEST(GpuPipeline, WarpSumsAddEachRunOnce) {
 
 TEST(GpuPipeline, ChunkSizingEstimateGrowsWithDepth) {
     using namespace gperft::gpu;
-    EXPECT_EQ(subtree_bytes(2, 30), LEAF_ITEM_BYTES);
-    EXPECT_EQ(subtree_bytes(3, 30), LEAF_ITEM_BYTES);
-    EXPECT_EQ(subtree_bytes(4, 30), MADE_ITEM_BYTES + 30 * LEAF_ITEM_BYTES);
-    EXPECT_GT(subtree_bytes(8, 30), 30 * subtree_bytes(7, 30));
+    EXPECT_EQ(subtree_bytes(2, 30, MADE_ITEM_BYTES), LEAF_ITEM_BYTES);
+    EXPECT_EQ(subtree_bytes(3, 30, MADE_ITEM_BYTES), LEAF_ITEM_BYTES);
+    EXPECT_EQ(subtree_bytes(4, 30, MADE_ITEM_BYTES), MADE_ITEM_BYTES + 30 * LEAF_ITEM_BYTES);
+    EXPECT_GT(subtree_bytes(8, 30, MADE_ITEM_BYTES), 30 * subtree_bytes(7, 30, MADE_ITEM_BYTES));
 }
 
 // ---------------------------------------------------------------------------
@@ -486,47 +486,140 @@ TEST(GpuPipeline, StatisticsSurviveChunkRetriesAndHostPlies) {
     EXPECT_EQ(host_plies.host_plies, 3);
 }
 
-// The device memory plan (kernels/device_memory.hpp): a run takes its share
-// or its limit, never all free memory; tables and arena fit the budget or
-// the request is refused with the numbers.
-TEST(DeviceMemory, PlansWithinTheLimitAndRefusesWhatDoesNotFit) {
+// The device memory plan (kernels/device_memory.hpp): a call takes its
+// arena plan's want within the budget, never all free memory; tables and
+// arena fit the budget or the request is refused naming the numbers and
+// where the cap came from.
+TEST(DeviceMemory, PlansWithinTheCapAndRefusesWhatDoesNotFit) {
     using namespace gperft::gpu;
-    constexpr std::size_t GIB = std::size_t(1) << 30;
+    constexpr std::size_t GIB = std::size_t(1) << 30, MIB = DEVICE_MIB;
     // 140 GiB device, 100 GiB free: headroom max(total/32, 512 MiB) = 4.375 GiB.
-    const std::size_t total = 140 * GIB, free = 100 * GIB;
-    const std::size_t usable = free - total / 32;
-    DeviceMemoryPlan p = plan_device_memory(free, total, 0, -1, 0, 0.5);
-    EXPECT_EQ(p.table_bytes + p.arena_bytes, std::size_t(double(usable) * DEFAULT_DEVICE_SHARE));
-    EXPECT_EQ(p.table_bytes, std::size_t(double(usable) * DEFAULT_DEVICE_SHARE * 0.5));
-    // An explicit limit: arena and tables together stay within it.
-    p = plan_device_memory(free, total, 8 * GIB, -1, 0, 0.5);
+    const DeviceFree d{100 * GIB, 140 * GIB};
+    const std::size_t usable = d.free - d.total / 32;
+    const std::size_t share = std::size_t(double(usable) * DEFAULT_DEVICE_SHARE);
+    // The arena is what the call wants, not the rest of the budget.
+    DeviceMemoryPlan p = plan_device_memory(d, {}, 0, 0, 64 * MIB, 0.5);
+    EXPECT_EQ(p.arena_bytes, 64 * MIB);
+    EXPECT_EQ(plan_device_memory(d, {}, 0, 0, 1, 0.5).arena_bytes, MIN_ARENA_BYTES);
+    EXPECT_EQ(plan_device_memory(d, {}, 0, 0, 1000 * GIB, 0.5).arena_bytes, share);  // at most the budget
+    // Automatic tables take their share of the budget; the arena its want within the rest.
+    p = plan_device_memory(d, {}, -1, 0, 1000 * GIB, 0.5);
+    EXPECT_EQ(p.table_bytes, std::size_t(double(share) * 0.5));
+    EXPECT_EQ(p.table_bytes + p.arena_bytes, share);
+    const DeviceMemoryCap flag{8 * GIB, CapSource::Flag};
+    p = plan_device_memory(d, flag, -1, 0, 256 * MIB, 0.5);
     EXPECT_EQ(p.table_bytes, 4 * GIB);
-    EXPECT_EQ(p.arena_bytes, 4 * GIB);
-    p = plan_device_memory(free, total, 8 * GIB, 0, 0, 0.5);  // no tables: the arena takes the budget
-    EXPECT_EQ(p.table_bytes, 0u);
-    EXPECT_EQ(p.arena_bytes, 8 * GIB);
-    p = plan_device_memory(free, total, 8 * GIB, (long long)(2 * GIB), 256 << 20, 0.5);
+    EXPECT_EQ(p.arena_bytes, 256 * MIB);
+    p = plan_device_memory(d, flag, (long long)(2 * GIB), 256 * MIB, 8 * GIB, 0.5);  // an exact arena request
     EXPECT_EQ(p.table_bytes, 2 * GIB);
-    EXPECT_EQ(p.arena_bytes, std::size_t(256) << 20);
-    // Refusals name the numbers.
+    EXPECT_EQ(p.arena_bytes, 256 * MIB);
+    const auto refusal = [&](const DeviceFree& free, const DeviceMemoryCap& cap, long long tables) {
+        try {
+            plan_device_memory(free, cap, tables, 0, 0, 0.5);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(refusal(d, flag, (long long)(8 * GIB))
+                  .find("device tables of 8192 MiB and an arena of 64 MiB do not fit the 8192 MiB of device memory "
+                        "this run may take (--device-memory 8192)"),
+              std::string::npos);
+    // A cap above what is free names its source, flag or variable.
+    const std::string by_flag = refusal(d, {200 * GIB, CapSource::Flag}, 0);
+    EXPECT_NE(by_flag.find("(--device-memory 204800)"), std::string::npos) << by_flag;
+    EXPECT_NE(by_flag.find("102400 MiB free"), std::string::npos) << by_flag;
+    const std::string by_env = refusal(d, {200 * GIB, CapSource::Environment}, 0);
+    EXPECT_NE(by_env.find("(GPERFT_DEVICE_MEMORY=204800)"), std::string::npos) << by_env;
+    EXPECT_EQ(by_env.find("--device-memory"), std::string::npos) << by_env;
+    EXPECT_NE(refusal({256 * MIB, 140 * GIB}, {}, 0), "accepted");  // nothing usable
+    // The frontier's budget: --memory, else the cap, else half the free memory.
+    EXPECT_EQ(frontier_budget(d, {}, 0), 50 * GIB);
+    EXPECT_EQ(frontier_budget(d, flag, 0), 8 * GIB);
+    EXPECT_EQ(frontier_budget(d, flag, GIB), GIB);
     try {
-        plan_device_memory(free, total, 8 * GIB, (long long)(8 * GIB), 0, 0.5);
-        ADD_FAILURE() << "tables filling the whole budget were accepted";
+        frontier_budget(d, {60 * GIB, CapSource::Environment}, 0);
+        ADD_FAILURE() << "a frontier budget above half the free memory was accepted";
     } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("device tables of 8192 MiB and an arena of 64 MiB do not fit the 8192 MiB"),
-                  std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("(GPERFT_DEVICE_MEMORY=61440)"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(plan_device_memory(free, total, 200 * GIB, -1, 0, 0.5), std::invalid_argument);
-    EXPECT_THROW(plan_device_memory(256 << 20, total, 0, 0, 0, 0.5), std::invalid_argument);  // nothing usable
-    // The limit comes from set_device_memory_limit, else GPERFT_DEVICE_MEMORY (MiB).
+}
+
+// The cap comes from set_device_memory_limit (--device-memory), else
+// GPERFT_DEVICE_MEMORY, whose bad values are refused naming the variable
+// and the value, even when the flag overrides it.
+TEST(DeviceMemory, CapComesFromTheFlagOrTheVariableAndRefusesBadValues) {
+    using namespace gperft::gpu;
     setenv("GPERFT_DEVICE_MEMORY", "1024", 1);
-    EXPECT_EQ(device_memory_limit(), GIB);
-    set_device_memory_limit(2 * GIB);
-    EXPECT_EQ(device_memory_limit(), 2 * GIB);
+    EXPECT_EQ(device_memory_cap(), (DeviceMemoryCap{1024 * DEVICE_MIB, CapSource::Environment}));
+    set_device_memory_limit(2048 * DEVICE_MIB);
+    EXPECT_EQ(device_memory_cap(), (DeviceMemoryCap{2048 * DEVICE_MIB, CapSource::Flag}));
+    for (const char* bad : {"abc", "0", "-5", "12x", " 64", "99999999999999999999", "10", "16777217"}) {
+        setenv("GPERFT_DEVICE_MEMORY", bad, 1);
+        try {
+            device_memory_cap();
+            ADD_FAILURE() << "GPERFT_DEVICE_MEMORY=" << bad << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(std::string("GPERFT_DEVICE_MEMORY='") + bad + "'"), std::string::npos)
+                << e.what();
+        }
+    }
     set_device_memory_limit(0);
     unsetenv("GPERFT_DEVICE_MEMORY");
-    EXPECT_EQ(device_memory_limit(), 0u);
+    EXPECT_EQ(device_memory_cap(), DeviceMemoryCap{});
+}
+
+// The arena plan (kernels/arena_plan.hpp), a pure function: the arena a call
+// wants from its shape, the plies left to the host, the root slices and the
+// chunks under a cap.
+TEST(ArenaPlan, SizesTheArenaFromTheCallsShape) {
+    using namespace gperft::gpu;
+    constexpr std::size_t MIB = DEVICE_MIB, POS = 48;
+    ArenaInputs in;
+    in.roots = 1, in.depth = 5, in.growth = 20, in.position_bytes = POS, in.dedup = true;
+    ArenaPlan p = plan_arena(in);
+    // By hand: keyed with dedup from device depth 3 on, two made levels above the leaf.
+    const double made = double(4 + 2 + POS + 4 + 16 + 1) + 16 + (4 + 16 + 8 + 1);
+    EXPECT_DOUBLE_EQ(p.made_bytes, made);
+    const double s4 = made + 20 * 6.0, s5 = made + 20 * s4;
+    EXPECT_EQ(p.level_bytes, std::size_t(8 + 20 * s5));
+    EXPECT_EQ(p.want_bytes, p.root_bytes + p.level_bytes);
+    EXPECT_EQ(p.arena_bytes, MIN_ARENA_BYTES);  // a small call: the smallest arena
+    EXPECT_EQ(p.host_plies, 0);
+    EXPECT_EQ(p.root_slices, 1u);
+    EXPECT_EQ(p.chunks, 1u);
+    // Deeper: plies above the device depth go to the host, and the arena is
+    // the want rounded up to a power of two.
+    in.depth = 9;
+    p = plan_arena(in);
+    EXPECT_EQ(p.host_plies, 2);
+    EXPECT_EQ(p.device_depth, 7);
+    EXPECT_EQ(p.device_roots, 400u);
+    EXPECT_GE(p.arena_bytes, p.want_bytes);
+    EXPECT_LT(p.arena_bytes / 2, p.want_bytes);
+    EXPECT_EQ(p.arena_bytes & (p.arena_bytes - 1), 0u);
+    // Under a cap: the arena is the cap and the levels come in chunks.
+    in.cap = 256 * MIB;
+    const ArenaPlan capped = plan_arena(in);
+    EXPECT_EQ(capped.arena_bytes, 256 * MIB);
+    EXPECT_GT(capped.chunks, 1u);
+    EXPECT_GE(double(capped.chunks) * double(capped.arena_bytes), double(p.level_bytes) * 0.99);
+    // Without keys (no tables, no dedup) made items are smaller; statistics
+    // make one level more and never carry keys; depth 1 makes no level.
+    in.cap = 0, in.depth = 6, in.dedup = false;
+    EXPECT_DOUBLE_EQ(plan_arena(in).made_bytes, made_item_bytes(POS));
+    in.dedup = true, in.stats = true;
+    const ArenaPlan stats = plan_arena(in);
+    EXPECT_DOUBLE_EQ(stats.made_bytes, made_item_bytes(POS));
+    in.stats = false, in.dedup = false;
+    EXPECT_GT(stats.level_bytes, plan_arena(in).level_bytes);
+    in.depth = 1;
+    EXPECT_EQ(plan_arena(in).level_bytes, 0u);
+    // Many roots: slices of at most an eighth of the arena.
+    in.depth = 4, in.roots = 10'000'000, in.cap = 64 * MIB;
+    p = plan_arena(in);
+    EXPECT_GE(double(p.root_slices) * double(p.arena_bytes) / ROOT_SHARE,
+              double(in.roots) * (made_item_bytes(POS) + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES));
 }
 
 // A pretend device for PipelineMemory (kernels/pipeline_memory.hpp): a fixed
@@ -552,44 +645,65 @@ struct PretendAllocator {
     void zero(void* p, std::size_t bytes) { std::memset(p, 0, bytes); }
 };
 
-// The device's rules for its run memory, checked on the host: a request is
-// allocated by its plan, kept while the same requests come (a deep run's
-// tables), given back at a call's end without tables, and all of it by
-// release() or the owner's end.
-TEST(PipelineMemory, ReusedForTheSameRequestsAndGivenBack) {
+// The owner's rules for its memory, checked on the host: planned once, kept
+// while the calls' wants fit it (no query, no allocation), the arena grown
+// alone when a call wants more, tables kept (and cleared for another seed),
+// an arena above the kept size given back at a call's end without tables,
+// and all of it by release() or the owner's end.
+TEST(PipelineMemory, KeptBetweenCallsGrownWhenNeededAndGivenBack) {
     using namespace gperft::gpu;
     constexpr std::size_t MIB = DEVICE_MIB;
     PretendDevice dev;
-    dev.capacity = 512 * MIB;
+    dev.capacity = 2048 * MIB;
+    const DeviceFree device{2048 * MIB, 2048 * MIB};  // kept size: max(64 MiB, 2048 / 16 MiB) = 128 MiB
+    int queries = 0;
+    const auto query = [&] { return ++queries, DeviceFree{device.free - dev.used, device.total}; };
+    const DeviceMemoryCap cap{1024 * MIB, CapSource::Flag};
     {
         PipelineMemory<PretendAllocator> m(PretendAllocator{&dev});
-        int plans = 0;
-        const auto plan = [&] { return ++plans, DeviceMemoryPlan{64 * MIB, 128 * MIB}; };
-        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, 1, plan));
-        EXPECT_EQ(dev.used, 192 * MIB);
-        EXPECT_EQ(m.bytes_held(), 192 * MIB);
-        EXPECT_EQ(m.table_bytes(), 64 * MIB);  // whole entries
-        m.end_call();                          // tables stay for the run's next call
-        EXPECT_EQ(dev.used, 192 * MIB);
-        static_cast<char*>(m.tables())[12345] = 7;          // an entry stored by the call
-        EXPECT_FALSE(m.prepare(0, AUTO_TABLES, 0, 1, plan));  // the same requests: reused as they are
-        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 7);
-        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, 2, plan));  // another seed: new keys, tables cleared
-        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 0);
-        EXPECT_EQ(plans, 1);
+        MemoryRequest r{0, 64 * MIB, (long long)(64 * MIB), cap, 1};
+        EXPECT_TRUE(m.prepare(r, query));
+        EXPECT_EQ(m.table_bytes(), 64 * MIB);
+        EXPECT_EQ(m.arena_bytes(), 64 * MIB);
         EXPECT_EQ(dev.allocations, 2);
-        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 256 * MIB, 2, plan));  // another limit: planned again
-        EXPECT_EQ(plans, 2);
-        EXPECT_EQ(dev.used, 192 * MIB);
-        m.release();  // the run's end
+        m.end_call();
+        static_cast<char*>(m.tables())[12345] = 7;  // an entry stored by the call
+        r.arena_want = 32 * MIB;                    // a smaller want: served as it is
+        EXPECT_FALSE(m.prepare(r, query));
+        EXPECT_EQ(queries, 1);
+        EXPECT_EQ(dev.allocations, 2);
+        r.arena_want = 512 * MIB;  // a bigger one: the arena alone grows
+        EXPECT_FALSE(m.prepare(r, query));
+        EXPECT_EQ(m.arena_bytes(), 512 * MIB);
+        EXPECT_EQ(dev.allocations, 3);
+        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 7);
+        m.end_call();  // tables keep the arena for the run's next call
+        EXPECT_EQ(dev.used, 576 * MIB);
+        r.seed = 2;  // another seed: new keys, tables cleared, nothing allocated
+        EXPECT_TRUE(m.prepare(r, query));
+        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 0);
+        EXPECT_EQ(dev.allocations, 3);
+        r.cap = {900 * MIB, CapSource::Flag};  // another cap: all planned again
+        EXPECT_TRUE(m.prepare(r, query));
+        EXPECT_EQ(dev.allocations, 5);
+        m.release();  // the run's end, or a trim
         EXPECT_EQ(dev.used, 0u);
-        EXPECT_EQ(m.bytes_held(), 0u);
-        // Without tables a call gives its arena back as it ends.
-        EXPECT_TRUE(m.prepare(0, 0, 0, 2, [] { return DeviceMemoryPlan{0, 100 * MIB}; }));
+        // Without tables: an arena within the kept size stays after its call
+        // (the next call allocates nothing); a bigger one goes back.
+        const MemoryRequest small{0, 100 * MIB, 0, cap, 2};
+        for (int call = 0; call < 10; ++call) {
+            m.prepare(small, query);
+            m.end_call();
+        }
+        EXPECT_EQ(dev.allocations, 6);
         EXPECT_EQ(dev.used, 100 * MIB);
+        m.prepare(MemoryRequest{0, 300 * MIB, 0, cap, 2}, query);
+        EXPECT_EQ(dev.used, 300 * MIB);
         m.end_call();
         EXPECT_EQ(dev.used, 0u);
-        EXPECT_TRUE(m.prepare(0, AUTO_TABLES, 0, 2, plan));  // and the owner's end frees what is left
+        m.prepare(MemoryRequest{256 << 10, 0, 0, cap, 2}, query);  // an exact size is kept exactly
+        EXPECT_EQ(m.arena_bytes(), std::size_t(256) << 10);
+        m.prepare(r, query);  // and the owner's end frees what is left
     }
     EXPECT_EQ(dev.used, 0u);
     EXPECT_TRUE(dev.live.empty());
@@ -642,6 +756,27 @@ TEST(PipelineMemory, HostPipelineCallsGiveAllTheirMemoryBack) {
     EXPECT_EQ(host_bytes_held(), before);
 }
 
+// The stand-in keeps its memory between calls, as a device's owner does:
+// after a process's first call, 100 more start position perft 5 calls
+// allocate nothing and each count stays the CPU engine's; statistics calls
+// reuse it too; release_memory (a run's end, or a trim) gives it all back.
+TEST(PipelineMemory, StandInCallsAfterTheFirstAllocateNothing) {
+    using namespace gperft::gpu;
+    const auto roots = positions({chess::START_FEN});
+    const std::string want = chess::to_string(gperft::cpu_perft_batch(roots, 5, 0)[0]);
+    const std::size_t before = host_bytes_held();
+    EXPECT_EQ(chess::to_string(host::stand_in::perft_batch(roots, 5, Options{}, nullptr)[0]), want);
+    EXPECT_GT(host_bytes_held(), before);  // kept for the next call
+    const uint64_t after_first = host_allocations();
+    for (int call = 0; call < 100; ++call)
+        ASSERT_EQ(chess::to_string(host::stand_in::perft_batch(roots, 5, Options{}, nullptr)[0]), want) << "call " << call;
+    const auto stats_want = stats_text(gperft::cpu_perft_stats(roots[0], 3, 0));
+    EXPECT_EQ(stats_text(host::stand_in::perft_stats(roots[0], 3, Options{}, nullptr)), stats_want);
+    EXPECT_EQ(host_allocations(), after_first);
+    host::stand_in::release_memory();
+    EXPECT_EQ(host_bytes_held(), before);
+}
+
 // What a user sees when the device faults, through the host pipeline standing
 // in for it (GPERFT_HOST_GPU) with each planted fault (GPERFT_HOST_GPU_FAULT):
 // the fault's own message, exit 3, and no count on standard output.
@@ -651,6 +786,7 @@ ProcessResult run_faulted(const std::string& fault, const std::string& args) {
 }
 
 TEST(GpuFaults, EachPlantedFaultEndsInItsMessageAndExit3WithNoCount) {
+    const std::string analyze = "analyze --no-search --json --file " + shell_quote(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd");
     const struct {
         const char* fault;
         std::string args;
@@ -660,8 +796,15 @@ TEST(GpuFaults, EachPlantedFaultEndsInItsMessageAndExit3WithNoCount) {
         {"generation", "perft --stats --depth 4 --json", "host pipeline: move generation disagreed with move counting"},
         {"generation", "perft --depth 5 --split 2 --quiet", "host pipeline: move generation disagreed with move counting"},
         {"arena", "perft --depth 3 --fen " + shell_quote(KIWIPETE), "GPU working memory exhausted: "},
-        {"allocation", "perft --depth 4", "GPU out of memory for a working arena of 384 MiB"},
+        {"allocation", "perft --depth 4", "GPU out of memory for a working arena of "},
         {"allocation", "perft --depth 5 --split 2 --quiet", "GPU out of memory for 192 MiB of transposition tables"},
+        // The GPU calls outside the level pipeline: unique's frontier and analyze's move counts.
+        {"generation", "unique --depth 3", "move generation disagreed with move counting in the frontier of gperft unique"},
+        {"arena", "unique --depth 3", "GPU working memory exhausted: the frontier of gperft unique"},
+        {"allocation", "unique --depth 3 --json", "GPU out of memory for the frontier of gperft unique"},
+        {"generation", analyze, "move generation disagreed with move counting in the move counts of analyze"},
+        {"arena", analyze, "GPU working memory exhausted: the move counts of analyze"},
+        {"allocation", analyze, "GPU out of memory for the move counts of analyze"},
     };
     for (const auto& c : cases) {
         const ProcessResult r = run_faulted(c.fault, c.args);
@@ -669,10 +812,16 @@ TEST(GpuFaults, EachPlantedFaultEndsInItsMessageAndExit3WithNoCount) {
         EXPECT_NE(r.err.find(c.message), std::string::npos) << c.fault << ": " << c.args << ": " << r.err;
         EXPECT_EQ(r.out, "") << c.fault << ": " << c.args;
     }
-    const ProcessResult bad = run_faulted("sometimes", "perft --depth 2");
-    EXPECT_EQ(bad.status, 2) << bad.err;
-    EXPECT_NE(bad.err.find("GPERFT_HOST_GPU_FAULT=sometimes: give generation, arena or allocation"), std::string::npos)
-        << bad.err;
+    // An unknown kind is refused by every kind of GPU call, naming the value.
+    for (const std::string& args : {std::string("perft --depth 2"), std::string("perft --stats --depth 2"),
+                                    std::string("unique --depth 2"), analyze}) {
+        const ProcessResult bad = run_faulted("sometimes", args);
+        EXPECT_EQ(bad.status, 2) << args << ": " << bad.err;
+        EXPECT_NE(bad.err.find("GPERFT_HOST_GPU_FAULT=sometimes: give generation, arena or allocation"),
+                  std::string::npos)
+            << args << ": " << bad.err;
+        EXPECT_EQ(bad.out, "") << args;
+    }
 }
 
 // A journaled deep run whose device faults keeps no unit of the failed
@@ -689,4 +838,55 @@ TEST(GpuFaults, AFaultedDeepRunJournalsNothingWrongAndResumesExactly) {
     EXPECT_NE(again.out.find("\"nodes\": 4865609,"), std::string::npos) << again.out;
     EXPECT_NE(again.out.find("\"units_resumed\": 0"), std::string::npos) << again.out;
     std::remove(journal.c_str());
+}
+
+// Device memory on the command line, through the stand-in (a pretend device
+// of STAND_IN_BYTES, all free): a cap the device cannot give is refused in
+// one wording by perft, statistics and unique, naming where the cap came
+// from (--device-memory or GPERFT_DEVICE_MEMORY) and the same free memory;
+// bad GPERFT_DEVICE_MEMORY values are refused by every GPU subcommand,
+// naming the variable and the value.
+TEST(GpuMemoryMessages, RefusalsNameTheirSourceInOneWording) {
+    const std::string stand_in = "GPERFT_HOST_GPU=1 ";
+    const std::string free_text = std::to_string(gperft::gpu::host::stand_in::STAND_IN_BYTES >> 20) + " MiB free";
+    const std::string analyze = "analyze --no-search --file " + shell_quote(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd");
+    for (const char* args : {"perft --depth 3", "perft --stats --depth 3", "unique --depth 3"}) {
+        const ProcessResult flag = run_shell(stand_in + GPERFT_BINARY + " " + args + " --backend gpu --device-memory 2000");
+        EXPECT_EQ(flag.status, 2) << args << ": " << flag.err;
+        EXPECT_NE(flag.err.find("(--device-memory 2000) is more than the device can give: "), std::string::npos)
+            << args << ": " << flag.err;
+        EXPECT_NE(flag.err.find(free_text), std::string::npos) << args << ": " << flag.err;
+        const ProcessResult env =
+            run_shell(stand_in + "GPERFT_DEVICE_MEMORY=2000 " + GPERFT_BINARY + " " + args + " --backend gpu");
+        EXPECT_EQ(env.status, 2) << args << ": " << env.err;
+        EXPECT_NE(env.err.find("(GPERFT_DEVICE_MEMORY=2000) is more than the device can give: "), std::string::npos)
+            << args << ": " << env.err;
+        EXPECT_NE(env.err.find(free_text), std::string::npos) << args << ": " << env.err;
+        EXPECT_EQ(env.err.find("--device-memory"), std::string::npos) << args << ": " << env.err;
+    }
+    for (const std::string& args : {std::string("perft --depth 3"), std::string("perft --stats --depth 3"),
+                                   std::string("unique --depth 3"), analyze}) {
+        for (const char* bad : {"abc", "0", "-5", "12x", "10", "99999999999999999999"}) {
+            const ProcessResult r = run_shell(stand_in + "GPERFT_DEVICE_MEMORY=" + shell_quote(bad) + " " +
+                                              GPERFT_BINARY + " " + args + " --backend gpu");
+            EXPECT_EQ(r.status, 2) << args << ", " << bad << ": " << r.err;
+            EXPECT_NE(r.err.find(std::string("GPERFT_DEVICE_MEMORY='") + bad + "'"), std::string::npos)
+                << args << ", " << bad << ": " << r.err;
+            EXPECT_EQ(r.out, "") << args << ", " << bad;
+        }
+    }
+}
+
+// --device is checked against the devices present: the stand-in has one.
+TEST(GpuMemoryMessages, DeviceChoiceIsCheckedAgainstTheStandInsOneDevice) {
+    const std::string stand_in = "GPERFT_HOST_GPU=1 " + std::string(GPERFT_BINARY);
+    const ProcessResult ok = run_shell(stand_in + " perft --depth 2 --backend gpu --device 0");
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    for (const char* args : {"perft --depth 2 --backend gpu --device 3", "unique --depth 2 --backend gpu --device 1"}) {
+        const ProcessResult bad = run_shell(stand_in + " " + args);
+        EXPECT_EQ(bad.status, 2) << args << ": " << bad.err;
+        EXPECT_NE(bad.err.find("the host pipeline standing in for a GPU (GPERFT_HOST_GPU) has 1 device"), std::string::npos)
+            << args << ": " << bad.err;
+        EXPECT_EQ(bad.out, "") << args;
+    }
 }

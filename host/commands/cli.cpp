@@ -131,26 +131,16 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
     app.add_option_function<uint64_t>(
            "--device-memory", [](const uint64_t& mib) { gpu::set_device_memory_limit(std::size_t(mib) << 20); },
            "Most GPU memory to take, MiB: arena and tables (or unique's frontier buffers) together (default: "
-           "GPERFT_DEVICE_MEMORY, else three quarters of the free memory; given back when the run ends)")
-        ->check(CLI::Range(uint64_t(64), uint64_t(1) << 24));
+           "GPERFT_DEVICE_MEMORY, else three quarters of the free memory; what a call does not need is not taken)")
+        ->check(CLI::Range(gpu::MIN_DEVICE_MEMORY_MIB, gpu::MAX_DEVICE_MEMORY_MIB));
     // Before any CUDA call: the device becomes the only one the runtime sees
     // (the N-th of CUDA_VISIBLE_DEVICES when that is set; under an MPI
     // launcher a rank already sees only its node-local rank's GPU).
     app.add_option_function<int>(
            "--device",
            [](const int& n) {
-               std::string device = std::to_string(n);
-               if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
-                   std::vector<std::string> list;
-                   std::istringstream in(visible);
-                   for (std::string item; std::getline(in, item, ',');)
-                       if (!item.empty()) list.push_back(item);
-                   if (size_t(n) >= list.size())
-                       throw CLI::ValidationError("--device", device + ": CUDA_VISIBLE_DEVICES='" + visible +
-                                                                  "' lists " + std::to_string(list.size()) + " devices");
-                   device = list[size_t(n)];
-               }
-               setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
+               const std::string refusal = gpu::choose_device(n);
+               if (!refusal.empty()) throw CLI::ValidationError("--device", refusal);
            },
            "GPU to run on, 0 the first (default 0; under an MPI launcher each rank sees only its node-local rank's)")
         ->check(CLI::Range(0, 1023));
