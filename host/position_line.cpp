@@ -4,7 +4,17 @@
 #include <sstream>
 #include <vector>
 
+#include "chess/io/fen.hpp"
+
 namespace gperft {
+
+chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960) {
+    chess::Position p = chess::parse_fen(fen);
+    if (chess960) p.chess960 = 1;
+    std::istringstream in(moves);
+    for (std::string m; in >> m;) p = chess::apply_move(p, chess::parse_uci_move(p, m));
+    return p;
+}
 
 std::pair<std::string, std::string> split_position_line(const std::string& line) {
     const size_t semicolon = line.find(';');

@@ -1,12 +1,20 @@
-// A line of a position file as every command reads it (suite, perft --file,
-// analyze): a FEN or the four EPD fields, then EPD operations ("bm e4;",
-// "id \"x\";", ";D1 20") or a ';' comment.
+// Positions as text: a FEN with UCI moves played from it, and a line of a
+// position file as every command reads it (suite, perft --file, analyze): a
+// FEN or the four EPD fields, then EPD operations ("bm e4;", "id \"x\";",
+// ";D1 20") or a ';' comment.
 #pragma once
 
 #include <string>
 #include <utility>
 
+#include "chess/position.hpp"
+
 namespace gperft {
+
+// The position after parsing `fen` and playing the UCI `moves` (space
+// separated), in Chess960 mode when `chess960` is set or the FEN's castling
+// rights need it; throws with a message naming the bad FEN field or move.
+chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960);
 
 // The FEN part of a line (text before any ';', and only the four EPD fields
 // when EPD operations follow them) and the rest of the line: the EPD

@@ -402,6 +402,22 @@ TEST(QuickMode, DecidesFarMoreThanNoSearchAndStaysSound) {
     EXPECT_GE(quick, 5000) << "5,035 of the 6,828 sides when this was written";
 }
 
+// The fast check (no search) proves most sides that cannot mate and says
+// nothing it cannot prove: every side it decides agrees with the file, and
+// none of its answers is a "can mate".
+TEST(FastMode, ProvesMostUnwinnableSidesAndStaysSound) {
+    const ChaPositions cha = cha_positions();
+    AnalyzeOptions o;
+    o.mode = SearchMode::Fast;
+    const auto reports = analyze_batch(cha.fens, o, 0);
+    const int decided = decided_soundly(cha, reports);
+    int yes = 0;
+    for (const auto& r : reports)
+        for (const auto& v : r.can_mate) yes += v && v->answer == MateAnswer::Yes && !r.checkmate.value_or(false);
+    EXPECT_EQ(yes, 0);
+    EXPECT_GE(decided, 2200) << "2,223 of the 2,877 sides that cannot mate when this was written";
+}
+
 // --file - reads standard input and answers each line as soon as it is read
 // (a co-process: the second line is written only once the first answer is
 // out), each row with its line number, the EPD id, the rest of the line, and

@@ -134,6 +134,8 @@ void finish_analysis(PositionReport& r, const AnalyzeOptions& o) {
             r.can_mate[c] = can_checkmate(r.position, c, o.budget), searched = true;
         else if (o.mode == SearchMode::Quick)
             r.can_mate[c] = can_checkmate_quickly(r.position, c, o.budget), searched = true;
+        else if (o.mode == SearchMode::Fast)
+            r.can_mate[c] = can_checkmate_fast(r.position, c), searched = true;
         else
             r.can_mate[c] = verdict(MateAnswer::Unknown, "not searched");
         r.open[c] = false;

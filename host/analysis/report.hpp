@@ -23,6 +23,7 @@ namespace gperft::analysis {
 enum class SearchMode {
     Full,      // reach analysis, then the helpmate and exhaustive searches within the budget
     Quick,     // reach analysis and a short helpmate search only (can_checkmate_quickly)
+    Fast,      // the board, material and reach analysis only: a sound No, else Unknown (can_checkmate_fast)
     NoSearch,  // neither: those sides stay unknown
 };
 

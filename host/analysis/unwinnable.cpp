@@ -146,6 +146,12 @@ MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& 
 
 }  // namespace
 
+MateVerdict can_checkmate_fast(const Position& p, Color winner) {
+    MateVerdict v;
+    if (!decide_statically(p, winner, v)) v = verdict(MateAnswer::Unknown, "not proven unwinnable by the fast check");
+    return v;
+}
+
 MateVerdict can_checkmate_quickly(const Position& p, Color winner, const MateBudget& budget) {
     MateVerdict v;
     decide_quickly(p, winner, budget, v);

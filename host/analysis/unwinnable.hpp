@@ -38,6 +38,12 @@ MateVerdict can_checkmate(const chess::Position& p, chess::Color winner, const M
 // could say more.
 MateVerdict can_checkmate_quickly(const chess::Position& p, chess::Color winner, const MateBudget& budget = {});
 
+// The fast check: the board, the material and the reach analysis only, no
+// search. Sound: No is a proof; anything else is Unknown ("not proven
+// unwinnable by the fast check"), which for a game lost on time means the
+// result stands. A few microseconds a position.
+MateVerdict can_checkmate_fast(const chess::Position& p, chess::Color winner);
+
 // Both sides' answers for one position.
 struct DeadVerdict {
     MateVerdict white, black;  // can White, can Black checkmate

@@ -7,6 +7,7 @@
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "commands/analyze_pgn.hpp"
 #include "line_reader.hpp"
 #include "position_line.hpp"
 #include "progress.hpp"
@@ -17,10 +18,12 @@ namespace {
 constexpr size_t CHUNK_LINES = 1 << 16;  // positions read, analysed and written at a time
 
 struct AnalyzeCommandOptions {
-    std::string fen, file, moves;
+    std::string fen, file, moves, pgn;
     bool json = false;
+    bool timeouts = false;
     bool no_search = false;
     bool quick = false;
+    bool fast = false;
     std::string side = "both";
     uint64_t budget = analysis::MateBudget{}.max_nodes;
     int threads = 0;
@@ -34,6 +37,7 @@ analysis::AnalyzeOptions analyze_options(const AnalyzeCommandOptions& o, bool ba
     analysis::AnalyzeOptions a;
     a.mode = o.no_search ? analysis::SearchMode::NoSearch
              : o.quick   ? analysis::SearchMode::Quick
+             : o.fast    ? analysis::SearchMode::Fast
                          : analysis::SearchMode::Full;
     a.side[chess::WHITE] = o.side != "black";
     a.side[chess::BLACK] = o.side != "white";
@@ -128,6 +132,16 @@ Command setup_analyze(CLI::App& app) {
                                  "answer written as soon as its line is read")
                      ->check(CLI::ExistingFile | CLI::IsMember({"-"}));
     fen->excludes(file);
+    auto* pgn = sub->add_option("--pgn", o->pgn,
+                                "A PGN file of games (plain, .gz or .zst; '-': standard input): each game's final "
+                                "position is analysed")
+                    ->check(CLI::ExistingFile | CLI::IsMember({"-"}))
+                    ->excludes(fen)
+                    ->excludes(file);
+    auto* timeouts = sub->add_flag("--timeouts", o->timeouts,
+                                   "With --pgn: only games lost on time, asking whether the side with time left "
+                                   "could still mate (FIDE 6.9); the ones it could not are unfair")
+                         ->needs(pgn);
     sub->add_option("--moves", o->moves, "UCI moves played from --fen: the report adds repetition and move-count rules")
         ->needs(fen);
     sub->add_flag("--json", o->json, "Write one JSON object per position (JSON Lines)");
@@ -141,16 +155,23 @@ Command setup_analyze(CLI::App& app) {
                   "Only the reach analysis and a short helpmate search (2000 nodes a side) for the open sides: "
                   "fast, sound, less complete")
         ->excludes(no_search);
-    sub->add_option("--side", o->side,
+    sub->add_flag("--fast", o->fast,
+                  "The fast check: the board, the material and the reach analysis, no search; a sound 'cannot mate' "
+                  "or unknown, microseconds a position (for game databases)")
+        ->excludes(no_search)
+        ->excludes("--quick");
+    auto* side = sub->add_option("--side", o->side,
                     "The side whose mating chances are asked (FIDE 6.9: can the side with time left still mate?): "
                     "white, black or both (default); the other is not searched")
         ->check(CLI::IsMember({"white", "black", "both"}));
+    side->excludes(timeouts);
     sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
     add_backend_option(*sub, o->backend)
         ->description("With --file: where the move counts and check tests run (cpu, gpu, or auto: the GPU when a CUDA device is usable)");
     add_progress_option(*sub);
-    return {sub, [o, fen, file] {
-                if (!*fen && !*file) throw std::invalid_argument("analyze: give --fen FEN or --file FILE");
+    return {sub, [o, fen, file, pgn] {
+                if (*pgn) return run_analyze_pgn({o->pgn, o->json, o->timeouts, o->threads, analyze_options(*o, true)});
+                if (!*fen && !*file) throw std::invalid_argument("analyze: give --fen FEN, --file FILE or --pgn FILE");
                 return *fen ? analyze_one(*o) : analyze_file(*o);
             }};
 }

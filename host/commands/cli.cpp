@@ -147,14 +147,6 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
     return backend_option;
 }
 
-chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960) {
-    chess::Position p = chess::parse_fen(fen);
-    if (chess960) p.chess960 = 1;
-    std::istringstream in(moves);
-    for (std::string m; in >> m;) p = chess::apply_move(p, chess::parse_uci_move(p, m));
-    return p;
-}
-
 CLI::Option* add_chess960_flag(CLI::App& app, bool& chess960) {
     return app.add_flag("--chess960", chess960,
                         "Chess960 mode: castling written king takes rook (e1h1), as Stockfish does with "

@@ -10,6 +10,7 @@
 
 #include "backend.hpp"
 #include "chess/io/fen.hpp"
+#include "position_line.hpp"
 
 namespace gperft::cli {
 
@@ -57,10 +58,7 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
 // every SECONDS for logs (on a terminal the bar is drawn anyway).
 CLI::Option* add_progress_option(CLI::App& app);
 
-// The position after parsing `fen` and playing the UCI `moves` (space
-// separated), in Chess960 mode when `chess960` is set or the FEN's castling
-// rights need it; throws with a message naming the bad FEN field or move.
-chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960);
+using gperft::position_from;  // position_line.hpp
 
 // Adds --chess960: castling by Chess960's rule, written king takes rook.
 CLI::Option* add_chess960_flag(CLI::App& app, bool& chess960);

@@ -192,8 +192,9 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
     analysis::AnalyzeOptions a;
     if (mode == "full") a.mode = analysis::SearchMode::Full;
     else if (mode == "quick") a.mode = analysis::SearchMode::Quick;
+    else if (mode == "fast") a.mode = analysis::SearchMode::Fast;
     else if (mode == "no-search") a.mode = analysis::SearchMode::NoSearch;
-    else throw std::invalid_argument("mode: '" + mode + "' is not full, quick or no-search");
+    else throw std::invalid_argument("mode: '" + mode + "' is not full, quick, fast or no-search");
     if (side != "white" && side != "black" && side != "both")
         throw std::invalid_argument("side: '" + side + "' is not white, black or both");
     a.side[chess::WHITE] = side != "black";

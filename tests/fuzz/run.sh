@@ -14,7 +14,7 @@ cmake --build "$build" -j2
 # Seed corpora, rebuilt each run from the suites and a few hand-written cases.
 corpus="$build/corpus"
 rm -rf "$corpus"
-mkdir -p "$corpus"/{fen,suite,uci_moves,engine_output}
+mkdir -p "$corpus"/{fen,suite,uci_moves,engine_output,pgn}
 n=0
 for f in tests/data/perft/*.epd; do
     while IFS= read -r line; do
@@ -29,9 +29,12 @@ printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\ne2e4 d7d5 e4d5
     >"$corpus/uci_moves/game"
 printf 'info string ready\na2a3: 380\nb7b8q: 2\ne1g1: 41\n\nNodes searched: 423\n\n' >"$corpus/engine_output/divide"
 printf 'Nodes searched: 0\n' >"$corpus/engine_output/mate"
+cp tests/data/pgn/famous_games.pgn "$corpus/pgn/"
+head -c 4000 tests/data/pgn/random_games.pgn >"$corpus/pgn/random"
+head -c 4000 tests/data/pgn/timeouts.pgn >"$corpus/pgn/timeouts"
 
 status=0
-for target in fen reference_fen suite uci_moves engine_output; do
+for target in fen reference_fen suite uci_moves engine_output pgn; do
     seeds="$corpus/$target"
     [ -d "$seeds" ] || seeds="$corpus/fen"  # the reference reads FENs too
     work="$build/work_$target"

@@ -1,0 +1,155 @@
+#include "commands/analyze_pgn.hpp"
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "chess/io/fen.hpp"
+#include "commands/cli.hpp"
+#include "json.hpp"
+#include "pgn/compressed_input.hpp"
+#include "pgn/game_replay.hpp"
+#include "pgn/pgn_reader.hpp"
+
+namespace gperft::cli {
+namespace {
+
+constexpr size_t CHUNK_GAMES = 4096;  // games read, analysed and written at a time
+
+struct Tally {
+    size_t games = 0, timeouts = 0, unfair = 0, skipped = 0, analysed = 0;
+};
+
+// One game to analyse: where it came from, and which side is asked about.
+struct Entry {
+    pgn::Game game;
+    size_t plies = 0;
+    std::string fen;
+    std::optional<chess::Color> flagged;
+};
+
+const char* color_name(chess::Color c) { return c == chess::WHITE ? "white" : "black"; }
+
+// unfair: the side that flagged lost a game its opponent could not have won.
+std::optional<bool> unfair_of(const Entry& e, const analysis::PositionReport& r) {
+    const auto& v = r.can_mate[!*e.flagged];
+    if (!v || v->answer == analysis::MateAnswer::Unknown) return std::nullopt;
+    return v->answer == analysis::MateAnswer::No;
+}
+
+std::string json_row(const Entry& e, const analysis::PositionReport& r, bool timeouts) {
+    const pgn::Game& g = e.game;
+    json::Object o;
+    o.raw("game", std::to_string(g.number)).raw("line", std::to_string(g.line));
+    for (const char* tag : {"Site", "Link", "White", "Black", "Result", "Termination"})
+        if (!g.tag(tag).empty()) o.str(std::string(1, char(std::tolower(tag[0]))) + (tag + 1), g.tag(tag));
+    o.raw("plies", std::to_string(e.plies));
+    if (timeouts) {
+        o.str("flagged", color_name(*e.flagged));
+        const auto unfair = unfair_of(e, r);
+        o.raw("unfair", unfair ? (*unfair ? "true" : "false") : "null");
+    }
+    const std::string report = analysis::report_json(r);
+    return o.text().substr(0, o.text().size() - 1) + ", " + report.substr(1);
+}
+
+std::string text_row(const Entry& e, const analysis::PositionReport& r, bool timeouts) {
+    const pgn::Game& g = e.game;
+    std::string head = pgn::describe(g) + ": " + (g.result.empty() ? g.tag("Result") : g.result) + " after " +
+                       std::to_string(e.plies) + " plies";
+    if (!timeouts) return head + "\n" + analysis::report_text(r);
+    const chess::Color winner = chess::Color(!*e.flagged);
+    const auto& v = r.can_mate[winner];
+    const auto unfair = unfair_of(e, r);
+    const std::string who = winner == chess::WHITE ? "White" : "Black";
+    std::string verdict = !unfair  ? "unknown: " + who + "'s mate was neither found nor ruled out"
+                          : *unfair ? "UNFAIR: " + who + " cannot mate (" + v->reason + "); the game is a draw"
+                                    : "fair: " + who + " can still mate";
+    return head + ", " + color_name(*e.flagged) + " flagged: " + verdict + "\n  " + r.fen + "\n";
+}
+
+// The chunk's reports, in its order; with timeouts each asks about the side
+// with time left only.
+std::vector<analysis::PositionReport> analyse(const std::vector<Entry>& chunk, const PgnOptions& o) {
+    std::vector<analysis::PositionReport> out(chunk.size());
+    for (int pass = 0; pass < (o.timeouts ? 2 : 1); ++pass) {
+        analysis::AnalyzeOptions a = o.analysis;
+        std::vector<std::string> fens;
+        std::vector<size_t> at;
+        for (size_t i = 0; i < chunk.size(); ++i) {
+            if (o.timeouts && chunk[i].flagged != chess::Color(pass)) continue;
+            fens.push_back(chunk[i].fen);
+            at.push_back(i);
+        }
+        if (o.timeouts) a.side[pass] = false, a.side[!pass] = true;
+        if (fens.empty()) continue;
+        auto reports = analysis::analyze_batch(fens, a, o.threads);
+        for (size_t k = 0; k < at.size(); ++k) out[at[k]] = std::move(reports[k]);
+    }
+    return out;
+}
+
+void write_chunk(const std::vector<Entry>& chunk, const PgnOptions& o, Tally& t) {
+    const auto reports = analyse(chunk, o);
+    for (size_t i = 0; i < chunk.size(); ++i) {
+        t.unfair += o.timeouts && unfair_of(chunk[i], reports[i]).value_or(false);
+        std::cout << (o.json ? json_row(chunk[i], reports[i], o.timeouts) + "\n" : text_row(chunk[i], reports[i], o.timeouts));
+    }
+    t.analysed += chunk.size();
+    std::cout.flush();
+}
+
+void write_summary(const Tally& t, const PgnOptions& o, double seconds) {
+    const double rate = seconds > 0 ? double(t.analysed) / seconds : 0;
+    if (o.json) {
+        json::Object s;
+        s.raw("games", std::to_string(t.games)).raw("analysed", std::to_string(t.analysed));
+        if (o.timeouts) s.raw("timeouts", std::to_string(t.timeouts)).raw("unfair", std::to_string(t.unfair));
+        s.raw("skipped", std::to_string(t.skipped)).num("seconds", seconds).num("positions_per_second", rate);
+        json::Object top;
+        top.raw("summary", s.text());
+        std::cout << top.text() << std::endl;
+        return;
+    }
+    std::printf("\n%zu games read, %zu analysed", t.games, t.analysed);
+    if (o.timeouts) std::printf(", %zu lost on time, %zu unfair", t.timeouts, t.unfair);
+    std::printf(", %zu skipped; %.1f s, %.0f positions/s\n", t.skipped, seconds, rate);
+}
+
+}  // namespace
+
+int run_analyze_pgn(const PgnOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    pgn::CompressedInput input(o.path);
+    std::istream in(&input);
+    pgn::Reader reader(in, input.name());
+    const size_t chunk_games = o.path == "-" ? 1 : CHUNK_GAMES;  // standard input: each game answered as read
+    Tally t;
+    std::vector<Entry> chunk;
+    for (pgn::Game g; reader.next(g);) {
+        ++t.games;
+        const pgn::Replay r = pgn::replay(g);
+        if (!r.error.empty()) {
+            ++t.skipped;
+            error(input.name() + ": " + pgn::describe(g) + ": " + r.error + "; skipped");
+            continue;
+        }
+        Entry e{std::move(g), r.plies, chess::to_fen(r.final), std::nullopt};
+        if (o.timeouts && !(e.flagged = pgn::flagged(e.game))) continue;
+        t.timeouts += o.timeouts;
+        chunk.push_back(std::move(e));
+        if (chunk.size() >= chunk_games) {
+            write_chunk(chunk, o, t);
+            chunk.clear();
+        }
+    }
+    if (!chunk.empty()) write_chunk(chunk, o, t);
+    write_summary(t, o, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!t.skipped) return EXIT_OK;
+    error(input.name() + ": " + std::to_string(t.skipped) + " of " + std::to_string(t.games) +
+          " games could not be read or played out (named above) and were skipped");
+    return EXIT_BAD_INPUT;
+}
+
+}  // namespace gperft::cli
