@@ -17,10 +17,6 @@ namespace {
 
 constexpr size_t CHUNK_GAMES = 4096;  // games read, analysed and written at a time
 
-struct Tally {
-    size_t games = 0, timeouts = 0, unfair = 0, skipped = 0, analysed = 0;
-};
-
 // One game to analyse: where it came from, and which side is asked about.
 struct Entry {
     pgn::Game game;
@@ -90,49 +86,30 @@ std::vector<analysis::PositionReport> analyse(const std::vector<Entry>& chunk, c
     return out;
 }
 
-void write_chunk(const std::vector<Entry>& chunk, const PgnOptions& o, Tally& t) {
+void analyse_chunk(const std::vector<Entry>& chunk, const PgnOptions& o, PgnTally& t,
+                   const std::function<void(const std::string&)>& row) {
     const auto reports = analyse(chunk, o);
     for (size_t i = 0; i < chunk.size(); ++i) {
         t.unfair += o.timeouts && unfair_of(chunk[i], reports[i]).value_or(false);
-        std::cout << (o.json ? json_row(chunk[i], reports[i], o.timeouts) + "\n" : text_row(chunk[i], reports[i], o.timeouts));
+        row(o.json ? json_row(chunk[i], reports[i], o.timeouts) : text_row(chunk[i], reports[i], o.timeouts));
     }
     t.analysed += chunk.size();
-    std::cout.flush();
-}
-
-void write_summary(const Tally& t, const PgnOptions& o, double seconds) {
-    const double rate = seconds > 0 ? double(t.analysed) / seconds : 0;
-    if (o.json) {
-        json::Object s;
-        s.raw("games", std::to_string(t.games)).raw("analysed", std::to_string(t.analysed));
-        if (o.timeouts) s.raw("timeouts", std::to_string(t.timeouts)).raw("unfair", std::to_string(t.unfair));
-        s.raw("skipped", std::to_string(t.skipped)).num("seconds", seconds).num("positions_per_second", rate);
-        json::Object top;
-        top.raw("summary", s.text());
-        std::cout << top.text() << std::endl;
-        return;
-    }
-    std::printf("\n%zu games read, %zu analysed", t.games, t.analysed);
-    if (o.timeouts) std::printf(", %zu lost on time, %zu unfair", t.timeouts, t.unfair);
-    std::printf(", %zu skipped; %.1f s, %.0f positions/s\n", t.skipped, seconds, rate);
 }
 
 }  // namespace
 
-int run_analyze_pgn(const PgnOptions& o) {
-    const auto start = std::chrono::steady_clock::now();
-    pgn::CompressedInput input(o.path);
-    std::istream in(&input);
-    pgn::Reader reader(in, input.name());
-    const size_t chunk_games = o.path == "-" ? 1 : CHUNK_GAMES;  // standard input: each game answered as read
-    Tally t;
+PgnTally analyze_games(std::istream& in, const std::string& name, const PgnOptions& o, size_t chunk_games,
+                       const std::function<void(const std::string&)>& row,
+                       const std::function<void(const std::string&)>& skipped) {
+    pgn::Reader reader(in, name);
+    PgnTally t;
     std::vector<Entry> chunk;
     for (pgn::Game g; reader.next(g);) {
         ++t.games;
         const pgn::Replay r = pgn::replay(g);
         if (!r.error.empty()) {
             ++t.skipped;
-            error(input.name() + ": " + pgn::describe(g) + ": " + r.error + "; skipped");
+            skipped(pgn::describe(g) + ": " + r.error);
             continue;
         }
         Entry e{std::move(g), r.plies, chess::to_fen(r.final), std::nullopt};
@@ -140,12 +117,42 @@ int run_analyze_pgn(const PgnOptions& o) {
         t.timeouts += o.timeouts;
         chunk.push_back(std::move(e));
         if (chunk.size() >= chunk_games) {
-            write_chunk(chunk, o, t);
+            analyse_chunk(chunk, o, t, row);
             chunk.clear();
         }
     }
-    if (!chunk.empty()) write_chunk(chunk, o, t);
-    write_summary(t, o, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!chunk.empty()) analyse_chunk(chunk, o, t, row);
+    return t;
+}
+
+std::string summary_json(const PgnTally& t, bool timeouts, double seconds) {
+    json::Object s;
+    s.raw("games", std::to_string(t.games)).raw("analysed", std::to_string(t.analysed));
+    if (timeouts) s.raw("timeouts", std::to_string(t.timeouts)).raw("unfair", std::to_string(t.unfair));
+    s.raw("skipped", std::to_string(t.skipped)).num("seconds", seconds);
+    s.num("positions_per_second", seconds > 0 ? double(t.analysed) / seconds : 0);
+    return s.text();
+}
+
+int run_analyze_pgn(const PgnOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    pgn::CompressedInput input(o.path);
+    std::istream in(&input);
+    const PgnTally t = analyze_games(
+        in, input.name(), o, o.path == "-" ? 1 : CHUNK_GAMES,
+        [&](const std::string& row) { std::cout << row << (o.json ? "\n" : "") << std::flush; },
+        [&](const std::string& why) { error(input.name() + ": " + why + "; skipped"); });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o.json) {
+        json::Object top;
+        top.raw("summary", summary_json(t, o.timeouts, seconds));
+        std::cout << top.text() << std::endl;
+    } else {
+        std::printf("\n%zu games read, %zu analysed", t.games, t.analysed);
+        if (o.timeouts) std::printf(", %zu lost on time, %zu unfair", t.timeouts, t.unfair);
+        std::printf(", %zu skipped; %.1f s, %.0f positions/s\n", t.skipped, seconds,
+                    seconds > 0 ? double(t.analysed) / seconds : 0);
+    }
     if (!t.skipped) return EXIT_OK;
     error(input.name() + ": " + std::to_string(t.skipped) + " of " + std::to_string(t.games) +
           " games could not be read or played out (named above) and were skipped");

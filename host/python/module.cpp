@@ -12,17 +12,20 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "analysis/report.hpp"
 #include "backend.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
+#include "commands/analyze_pgn.hpp"
 #include "commands/cli.hpp"
 #include "position_line.hpp"
 #include "cpu_stats.hpp"
 #include "frontier.hpp"
 #include "gpu_perft.hpp"
+#include "pgn/compressed_input.hpp"
 #include "run_stop.hpp"
 #include "verify.hpp"
 
@@ -179,16 +182,8 @@ nb::dict unique(int depth, const std::string& fen, const std::string& backend, c
     return out;
 }
 
-// One position (a str: one dict, and a FEN that is not FEN raises) or many
-// (a list of dicts; the index names a bad one).
-nb::object analyze(nb::object fens, const std::string& side, const std::string& mode,
-                   const std::optional<uint64_t>& budget, const std::string& backend,
-                   const std::optional<int>& threads) {
-    const bool one = nb::isinstance<nb::str>(fens);
-    std::vector<std::string> lines;
-    if (one) lines.push_back(nb::cast<std::string>(fens));
-    else
-        for (nb::handle item : fens) lines.push_back(nb::cast<std::string>(item));
+analysis::AnalyzeOptions analyze_options(const std::string& mode, const std::string& side,
+                                         const std::optional<uint64_t>& budget) {
     analysis::AnalyzeOptions a;
     if (mode == "full") a.mode = analysis::SearchMode::Full;
     else if (mode == "quick") a.mode = analysis::SearchMode::Quick;
@@ -202,6 +197,20 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
     if (budget && (*budget < 1 || *budget > uint64_t(1) << 40))
         throw std::invalid_argument("budget: " + std::to_string(*budget) + " is not in 1..2^40");
     if (budget) a.budget.max_nodes = *budget;
+    return a;
+}
+
+// One position (a str: one dict, and a FEN that is not FEN raises) or many
+// (a list of dicts; the index names a bad one).
+nb::object analyze(nb::object fens, const std::string& side, const std::string& mode,
+                   const std::optional<uint64_t>& budget, const std::string& backend,
+                   const std::optional<int>& threads) {
+    const bool one = nb::isinstance<nb::str>(fens);
+    std::vector<std::string> lines;
+    if (one) lines.push_back(nb::cast<std::string>(fens));
+    else
+        for (nb::handle item : fens) lines.push_back(nb::cast<std::string>(item));
+    analysis::AnalyzeOptions a = analyze_options(mode, side, budget);
     a.gpu = resolve_backend(backend_of(backend)) == Backend::Gpu && !one;
     const int t = threads_of(threads);
     std::vector<std::string> positions, rests;
@@ -220,6 +229,40 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
         out.append(from_json(analysis::report_json(reports[i])));
     }
     return one ? nb::object(out[0]) : nb::object(out);
+}
+
+// PGN games: a path (plain, gzip or Zstandard) or the PGN text itself (a
+// str holding a newline or starting with '['). A dict: "games" the rows of
+// analyze --pgn --json, "skipped" a message for each game that could not be
+// read or played out, "summary" the counts.
+nb::object analyze_pgn(const std::string& source, bool timeouts, const std::string& mode,
+                       const std::optional<uint64_t>& budget, const std::optional<int>& threads) {
+    cli::PgnOptions o;
+    o.json = true, o.timeouts = timeouts, o.threads = threads_of(threads);
+    o.analysis = analyze_options(mode, "both", budget);
+    std::vector<std::string> rows, skipped;
+    const auto keep_row = [&](const std::string& r) { rows.push_back(r); };
+    const auto keep_skip = [&](const std::string& why) { skipped.push_back(why); };
+    const bool text = source.find('\n') != std::string::npos || source.starts_with('[');
+    const auto start = std::chrono::steady_clock::now();
+    const cli::PgnTally t = run([&] {
+        if (text) {
+            std::istringstream in(source);
+            return cli::analyze_games(in, "text", o, 4096, keep_row, keep_skip);
+        }
+        pgn::CompressedInput input(source);
+        std::istream in(&input);
+        return cli::analyze_games(in, input.name(), o, 4096, keep_row, keep_skip);
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    nb::list games, skips;
+    for (const std::string& r : rows) games.append(from_json(r));
+    for (const std::string& why : skipped) skips.append(nb::str(why.c_str()));
+    nb::dict out;
+    out["games"] = games;
+    out["skipped"] = skips;
+    out["summary"] = from_json(cli::summary_json(t, timeouts, seconds));
+    return out;
 }
 
 nb::object verify(int positions, int depth, uint64_t seed, const std::vector<std::string>& fens, bool chess960,
@@ -267,7 +310,13 @@ NB_MODULE(gperft, m) {
     m.def("analyze", &analyze, "fens"_a, nb::kw_only(), "side"_a = "both", "mode"_a = "full",
           "budget"_a = nb::none(), "backend"_a = "auto", "threads"_a = nb::none(),
           "analyze --json: one dict for a FEN (or EPD line), a list of dicts for a list of them. mode: full, quick "
-          "(reach analysis and a short helpmate search) or no-search; budget: search nodes per side.");
+          "(reach analysis and a short helpmate search), fast (no search) or no-search; budget: search nodes per side.");
+    m.def("analyze_pgn", &analyze_pgn, "source"_a, nb::kw_only(), "timeouts"_a = false, "mode"_a = "full",
+          "budget"_a = nb::none(), "threads"_a = nb::none(),
+          "analyze --pgn --json as a dict: 'games' (one row per game: its tags, plies and the final position's "
+          "report; with timeouts=True only games lost on time, with 'flagged' and 'unfair'), 'skipped' (why each "
+          "game that could not be read or played out was left out) and 'summary'. source: a PGN file (plain, .gz "
+          "or .zst) or PGN text.");
     m.def("verify", &verify, nb::kw_only(), "positions"_a = 1000, "depth"_a = 2, "seed"_a = 1,
           "fens"_a = std::vector<std::string>{}, "chess960"_a = false, "chess960_starts"_a = true,
           "max_playout"_a = 200, "threads"_a = nb::none(),

@@ -141,6 +141,51 @@ def test_analyze_agrees_with_python_chess_and_its_helpmates_replay():
     assert one["id"] == "start" and one["moves"] == 20 and one["black_can_mate"] is None
 
 
+def test_analyze_pgn_replays_games_as_python_chess_does():
+    import chess.pgn
+    import io
+    import gzip
+    import tempfile
+
+    games = []
+    rng = random.Random(11)
+    for n in range(12):
+        game = chess.pgn.Game()
+        board = chess.Board()
+        node = game
+        for _ in range(rng.randrange(0, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            node = node.add_main_variation(rng.choice(moves))
+            board.push(node.move)
+        game.headers["Result"] = board.result() if board.is_game_over() else "*"
+        games.append((str(game), board))
+    text = "\n\n".join(g for g, _ in games) + "\n"
+    with tempfile.NamedTemporaryFile(suffix=".pgn.gz", delete=False) as f:
+        f.write(gzip.compress(text.encode()))
+        path = f.name
+    try:
+        for source in (text, path):
+            out = gperft.analyze_pgn(source, mode="no-search")
+            assert out["skipped"] == [] and out["summary"]["games"] == len(games)
+            for row, (_, board) in zip(out["games"], games):
+                assert chess.Board(row["fen"]).board_fen() == board.board_fen()
+                assert row["plies"] == len(board.move_stack)
+                assert row["checkmate"] == board.is_checkmate()
+    finally:
+        os.unlink(path)
+    # Lost on time with a bare king left to the winner: unfair; an illegal move: skipped.
+    timeouts = ('[Result "1-0"]\n[Termination "Time forfeit"]\n[SetUp "1"]\n[FEN "8/8/8/4k3/8/8/3q4/K7 w - - 0 1"]'
+                "\n\n1. Kb1 Qd3+ 1-0\n\n"
+                '[Result "0-1"]\n[Termination "Time forfeit"]\n\n1. e4 e5 2. Ke3 0-1\n')
+    out = gperft.analyze_pgn(timeouts, timeouts=True)
+    assert [r["unfair"] for r in out["games"]] == [True]
+    assert out["games"][0]["flagged"] == "black" and out["games"][0]["white_can_mate"] is False
+    assert len(out["skipped"]) == 1 and "Ke3" in out["skipped"][0]
+    assert out["summary"]["unfair"] == 1
+
+
 def test_verify_is_clean():
     r = gperft.verify(positions=40, depth=2, seed=9, fens=[KIWIPETE])
     assert r["result"] == "clean" and r["samples"] == 40 and r["roots"] == 2 and r["nodes"] > 40

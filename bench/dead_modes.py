@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""gperft analyze's four modes (full, quick, fast, no-search) on the 65,536
+Lichess positions of tests/data/dead/chasolver-lichess.txt, one thread, both
+sides of every position: whole-process CPU seconds and peak memory, the sides
+each mode decides, and every answer checked against the file's verdicts
+(a "cannot mate" where the file says the side can is wrong; so is a helpmate
+where it says the side cannot). Writes results/dead_modes.json.
+
+Usage: dead_modes.py [--gperft build/gperft] [--rounds N] [--out FILE]
+"""
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests/data/dead/chasolver-lichess.txt")
+MODES = {"full": [], "quick": ["--quick"], "fast": ["--fast"], "no-search": ["--no-search"]}
+
+
+def positions():
+    labels, fens = [], []
+    with open(DATA) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                labels.append(line[:2])
+                fens.append(line[3:].strip())
+    return labels, fens
+
+
+def run(gperft, args, fen_file):
+    """CPU seconds (user + system of the child), peak KB, the JSON rows."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryFile() as out:
+        subprocess.run([gperft, "analyze", "--json", "--threads", "1", "--file", fen_file] + args,
+                       stdout=out, check=True)
+        out.seek(0)
+        rows = [json.loads(line) for line in out]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, after.ru_maxrss, rows
+
+
+def score(labels, rows):
+    decided = wrong = proven_no = 0
+    for label, row in zip(labels, rows):
+        for i, side in enumerate(("white", "black")):
+            can = label[i] != "-"
+            v = row[side + "_can_mate"]
+            if v is None:
+                continue
+            decided += 1
+            wrong += v != can
+            proven_no += v is False and not can
+    return {"sides_decided": decided, "wrong": wrong, "cannot_mate_proven": proven_no,
+            "cannot_mate_sides": sum((l[0] == "-") + (l[1] == "-") for l in labels)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gperft", default=os.path.join(ROOT, "build/gperft"))
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--out", default=os.path.join(ROOT, "results/dead_modes.json"))
+    a = ap.parse_args()
+    labels, fens = positions()
+    with tempfile.NamedTemporaryFile("w", suffix=".fens", delete=False) as f:
+        f.write("\n".join(fens) + "\n")
+        fen_file = f.name
+    results = {}
+    try:
+        for r in range(a.rounds):
+            for mode, args in MODES.items():
+                cpu, peak, rows = run(a.gperft, args, fen_file)
+                assert len(rows) == len(fens), (mode, len(rows))
+                best = results.get(mode)
+                if best is None or cpu < best["cpu_seconds"]:
+                    results[mode] = dict(score(labels, rows), cpu_seconds=round(cpu, 3),
+                                         us_per_position=round(cpu / len(fens) * 1e6, 2), peak_rss_kb=peak)
+                print("round %d %-9s %.2f s" % (r + 1, mode, cpu), file=sys.stderr)
+    finally:
+        os.unlink(fen_file)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    doc = {"benchmark": "analyze modes on Lichess positions", "positions": len(fens), "threads": 1,
+           "rounds": a.rounds, "commit": commit, "machine": platform.processor() or platform.machine(),
+           "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), ""),
+           "note": "peak_rss_kb is the largest child so far (getrusage), so it only grows across modes",
+           "modes": results}
+    with open(a.out, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
