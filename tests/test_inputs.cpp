@@ -118,6 +118,16 @@ TEST(Inputs, SuiteRefusesDepthsBeyondPerftAndNamesItsFile) {
     }
 }
 
+// A deep count expected below what one subtree alone holds (a typo like
+// ";D30 5") fails at once instead of running for ever.
+TEST(Inputs, SuiteTypoDeepCountFailsAtOnce) {
+    const std::string suite = file_with(".epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D30 5\n");
+    const auto r = run_shell("timeout 120 " + std::string(GPERFT_BINARY) + " suite --backend cpu " + suite);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "depth 30: expected 5, but one subtree 5 plies deep alone has")) << r.out;
+    std::remove(suite.c_str());
+}
+
 // A suite that checked nothing proves nothing: exit 2, never a green job.
 TEST(Inputs, SuiteThatChecksNothingFails) {
     const std::string empty = file_with(".empty", "");

@@ -7,11 +7,13 @@
 // with some skipped reads "partial", never "pass". Chess960 rights (X-FEN,
 // Shredder-FEN) are read as such.
 #include <cstdio>
+#include <optional>
 #include <iostream>
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "cli.hpp"
+#include "chess/perft.hpp"
 #include "deep/deep_perft.hpp"
 #include "json.hpp"
 #include "progress.hpp"
@@ -67,6 +69,27 @@ chess::u128 count(const chess::Position& root, int depth, const SuiteOptions& o)
     return run_deep_perft(root, depth, d).perft.nodes;
 }
 
+// A lower bound on perft(root, depth) that costs one perft(LEAF): the
+// subtree at the end of the first line of moves, LEAF plies from the leaves
+// (perft is a sum over subtrees, so it is at least any one of them); none
+// when that line ends in mate or stalemate first. A count expected below it
+// is wrong without counting the whole tree: a typo like ";D30 5" fails at
+// once instead of running for ever.
+constexpr int BOUND_LEAF = 5;
+std::optional<chess::u128> subtree_lower_bound(chess::Position p, int depth) {
+    const chess::Attacks at = chess::host_attacks();
+    for (int ply = 0; ply < depth - BOUND_LEAF; ++ply) {
+        chess::MoveList list;
+        chess::generate_moves(p, at, list);
+        if (list.size == 0) return std::nullopt;
+        p = chess::apply_move(p, list.moves[0]);
+    }
+    return chess::u128(chess::perft(p, at, BOUND_LEAF));
+}
+
+// From this depth a wrong count is first bounded (subtree_lower_bound).
+constexpr int DEEP_FROM = 7;
+
 EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const SuiteOptions& o) {
     EntryResult r;
     bool by_depth = false, by_nodes = false;  // why depths were skipped
@@ -78,6 +101,17 @@ EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const 
             continue;
         }
         if (!r.verdict.empty()) continue;  // after a failure, the rest are neither checked nor skipped
+        if (depth >= DEEP_FROM) {
+            const auto bound = subtree_lower_bound(root, depth);
+            if (bound && *bound > expected) {
+                r.checked.push_back(depth);
+                r.verdict = "FAIL";
+                r.detail = "depth " + std::to_string(depth) + ": expected " + chess::to_string(expected) +
+                           ", but one subtree " + std::to_string(BOUND_LEAF) + " plies deep alone has " +
+                           chess::to_string(*bound) + " move paths (not counted further)";
+                continue;
+            }
+        }
         const chess::u128 n = count(root, depth, o);
         r.checked.push_back(depth);
         r.nodes += n;
