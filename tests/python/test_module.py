@@ -220,7 +220,7 @@ def test_bad_input_raises_value_error_with_the_cli_message():
     with pytest.raises(ValueError, match="threads"):
         gperft.unique(1, threads=0)
     with pytest.raises(ValueError, match="mode"):
-        gperft.analyze("startpos", mode="fast")
+        gperft.analyze("startpos", mode="fastest")
 
 
 def test_long_calls_release_the_gil():
