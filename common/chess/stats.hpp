@@ -189,17 +189,23 @@ struct StatsSink {
 
     CHESS_FI int capture_flag(int to, int flag) const { return (them & square_bb(to)) ? flag | CAPTURE : flag; }
 
+    // Lists the non-checking moves from `from` to `quiet` that might stalemate.
+    // Off the line through `from`, a target takes at most two: with three
+    // left, none can.
+    CHESS_FI void stalemate_candidates(int from, Bitboard quiet, int flag) {
+        const Bitboard keep = mobile & ~at.line(ksq, from);
+        for (Bitboard b = popcount(keep) >= 3 ? 0 : quiet; b;) {
+            const int to = pop_lsb(b);
+            if (may_stalemate(keep, to)) list[MAX_MOVES - ++tested] = Move(from, to, capture_flag(to, flag)).bits;
+        }
+    }
+
     // Non-checking moves from `from` (kind `flag`, CAPTURE added on enemy men)
     // are counted; checking ones listed.
     CHESS_FI void moves_from(int from, Bitboard quiet, Bitboard checks, int flag) {
         nodes += popcount(quiet);
         captures += popcount(quiet & them);
-        // Off the line through `from`, a target takes at most two: three left, none can stalemate.
-        const Bitboard keep = mobile & ~at.line(ksq, from);
-        for (Bitboard b = many || popcount(keep) >= 3 ? 0 : quiet; b;) {
-            const int to = pop_lsb(b);
-            if (may_stalemate(keep, to)) list[MAX_MOVES - ++tested] = Move(from, to, capture_flag(to, flag)).bits;
-        }
+        if (!many) stalemate_candidates(from, quiet, flag);
         while (checks) {
             const int to = pop_lsb(checks);
             list[played++] = Move(from, to, capture_flag(to, flag)).bits;
@@ -220,6 +226,7 @@ struct StatsSink {
 
     // Pawn moves to each target t from t - delta; flag QUIET, DOUBLE_PUSH or CAPTURE.
     CHESS_FI void pawn_moves(Bitboard targets, int delta, int flag) {
+        if (!targets) return;
         Bitboard checks = targets & check_pawn;
         for (Bitboard d = discover ? (delta > 0 ? targets >> delta : targets << -delta) & discover : 0; d;) {
             const int from = pop_lsb(d);
@@ -284,6 +291,41 @@ struct StatsSink {
     }
     CHESS_FI void note_checkers(Bitboard c) { checked_by = c; }
 
+    // The enemy king's steps that none of our men attacks now, the king
+    // taken off the board (so that a line through it counts); only our men
+    // that can reach a square next to it are looked at.
+    CHESS_FI Bitboard escape_squares() const {
+        const Bitboard steps = at.king(ksq) & ~them;
+        if (!steps) return 0;
+        const Bitboard us = p.color[Us], o = occ ^ square_bb(ksq);
+        Bitboard attacked = pawn_attacks_bb<Us>(p.pawns & us) | at.king(p.king[Us]);
+        for (Bitboard b = p.knights(Us) & at.knight_near_king(ksq); b;) attacked |= at.knight(pop_lsb(b));
+        for (Bitboard b = p.diag & us & at.diag_near_king(ksq); b;) attacked |= at.bishop(pop_lsb(b), o);
+        for (Bitboard b = p.orth & us & at.orth_near_king(ksq); b;) attacked |= at.rook(pop_lsb(b), o);
+        return steps & ~attacked;
+    }
+
+    // A checking move m, neither castling nor e.p.: sets `check` to a
+    // stand-in of its checkers as count_move reads them (the target when the
+    // man put down checks, the square left when a line opens), and returns
+    // whether the enemy king surely keeps a step of `escapes`: one that the
+    // man put down does not attack (the king off the board), not the target,
+    // and off every line through the square left (the only lines that open).
+    CHESS_FI bool escapes_check(Move m, Bitboard escapes, Bitboard& check) const {
+        const int from = m.from(), to = m.to();
+        const Bitboard fb = square_bb(from), tb = square_bb(to), o = (occ ^ fb ^ square_bb(ksq)) | tb;
+        const int promo = m.is_promotion() ? m.promotion() : NO_PIECE_TYPE;
+        const bool diag = promo ? promo == BISHOP || promo == QUEEN : (p.diag & fb) != 0;
+        const bool orth = promo ? promo == ROOK || promo == QUEEN : (p.orth & fb) != 0;
+        Bitboard attacks = (diag ? at.bishop(to, o) : 0) | (orth ? at.rook(to, o) : 0);
+        if (promo == KNIGHT)
+            attacks = at.knight(to);
+        else if (!diag && !orth)
+            attacks = (p.pawns & fb) ? at.pawn(Us, to) : from == p.king[Us] ? at.king(to) : at.knight(to);
+        check = ((attacks & square_bb(ksq)) ? tb : 0) | (discovering(from, tb) ? fb : 0);
+        return escapes & ~attacks & ~tb & ~(at.rook_empty(from) | at.bishop_empty(from));
+    }
+
     // After castling or e.p. (`child`, no check given), whether a man of
     // `mobile` surely keeps a move: not taken, its push square not newly
     // occupied, not pinned in the child (the pins found as in the constructor).
@@ -319,16 +361,27 @@ CHESS_LEAF NodeFacts leaf_stats(const Position& p, const Attacks& at, PerftStats
     s.c[STAT_CAPTURES] += sink.captures;
     s.c[STAT_PROMOTIONS] += sink.promoted;
     s.c[STAT_CASTLES] += sink.castled;
-    for (int i = 0; i < sink.played; ++i) {
-        const Move m(sink.list[i]);
+    // A check the enemy king can step out of is no mate: counted unplayed.
+    const Bitboard escapes = sink.played ? sink.escape_squares() : 0;
+    // One loop over both lists, so that the device inlines one copy of its body.
+    for (int i = 0; i < sink.played + sink.tested; ++i) {
+        const bool counted = i >= sink.played;  // listed for the stalemate test only, gives no check
+        const Move m(sink.list[counted ? MAX_MOVES - 1 - (i - sink.played) : i]);
+        Bitboard stand_in;
+        if (!counted && !m.is_castle() && !m.is_en_passant() && sink.escapes_check(m, escapes, stand_in)) {
+            count_move(m, stand_in, true, s);
+            continue;
+        }
         const Position child = apply_move<Us>(p, m);
-        const Bitboard check = attackers_to(child, at, sink.ksq, child.occupied(), Us);
+        const Bitboard check = counted ? 0 : attackers_to(child, at, sink.ksq, child.occupied(), Us);
         // Castling and e.p. that give no check and surely leave the enemy a move.
-        const bool moves = !check && (m.is_castle() || m.is_en_passant()) && sink.keeps_move(child);
-        count_move(m, check, moves || has_legal_move<~Us>(child, at), s);
+        const bool moves = !counted && !check && (m.is_castle() || m.is_en_passant()) && sink.keeps_move(child);
+        const bool can_move = moves || has_legal_move<~Us>(child, at);
+        if (counted)
+            s.c[STAT_STALEMATES] += !can_move;
+        else
+            count_move(m, check, can_move, s);
     }
-    for (int i = 1; i <= sink.tested; ++i)
-        s.c[STAT_STALEMATES] += !has_legal_move<~Us>(apply_move<Us>(p, Move(sink.list[MAX_MOVES - i])), at);
     return {sink.checked_by, uint32_t(sink.nodes + sink.played)};
 }
 
@@ -339,6 +392,23 @@ CHESS_FI void leaf_stats(const Position& p, const Attacks& at, PerftStats& s) {
         leaf_stats<BLACK>(p, at, s);
 }
 
+// The last two plies below a node: each move played as it is generated and
+// counted from the facts its leaf finds, without a move list.
+template <Color Us>
+struct StatsRepliesSink : MoveExpander<StatsRepliesSink<Us>> {
+    const Position& p;
+    const Attacks& at;
+    PerftStats* rows;
+    uint32_t moves = 0;
+
+    CHESS_FI StatsRepliesSink(const Position& pos, const Attacks& a, PerftStats* r) : p(pos), at(a), rows(r) {}
+    CHESS_FI void add(Move m) {
+        const NodeFacts f = leaf_stats<~Us>(apply_move<Us>(p, m), at, rows[1]);
+        count_move(m, f.checkers, f.moves != 0, rows[0]);
+        ++moves;
+    }
+};
+
 // Statistics of every ply below p down to `depth`: rows[k] receives the
 // moves made at ply k + 1 (rows[depth - 1] the last ply's). The last ply is
 // the leaf's; a move above it is counted from the facts of the node it leads
@@ -346,10 +416,16 @@ CHESS_FI void leaf_stats(const Position& p, const Attacks& at, PerftStats& s) {
 template <Color Us>
 CHESS_HD NodeFacts perft_stats(const Position& p, const Attacks& at, int depth, PerftStats* rows) {
     if (depth <= 1) return depth == 1 ? leaf_stats<Us>(p, at, rows[0]) : NodeFacts{0, 0};
+    if (depth == 2) {
+        StatsRepliesSink<Us> sink(p, at, rows);
+        generate_moves<Us>(p, at, sink);
+        return {checkers(p, at), sink.moves};
+    }
     MoveList list;
     generate_moves<Us>(p, at, list);
     for (int i = 0; i < list.size; ++i) {
-        const NodeFacts f = perft_stats<~Us>(apply_move<Us>(p, list.moves[i]), at, depth - 1, rows + 1);
+        const Position child = apply_move<Us>(p, list.moves[i]);
+        const NodeFacts f = perft_stats<~Us>(child, at, depth - 1, rows + 1);
         count_move(list.moves[i], f.checkers, f.moves != 0, rows[0]);
     }
     return {checkers(p, at), uint32_t(list.size)};
