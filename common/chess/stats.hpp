@@ -280,14 +280,18 @@ struct StatsSink {
     // Whether castling surely gives no check and leaves the enemy a move.
     // Only the rook can check directly, along its new square's rank or file;
     // a line opens only through the two squares left, each alone on its line
-    // (`discover`) unless the enemy king stands on our back rank. Two squares
-    // are newly occupied (two pushes blocked) and three lines may pin.
+    // (`discover`) unless the enemy king stands on our back rank. Of `mobile`,
+    // castling can block the pushes onto the king's and the rook's new
+    // squares and pin men on the lines through the squares left (the rook
+    // pins nothing: the enemy king is off its rank and file).
     CHESS_FI bool quiet_castle(Move m) const {
-        const int from = m.from(), rook_to = castle_rook_to(from, m.flag() == KING_CASTLE);
+        const int from = m.from(), king_side = m.flag() == KING_CASTLE;
+        const int rook_to = castle_rook_to(from, king_side);
         if ((at.rook_empty(rook_to) & square_bb(ksq)) || (discover & (square_bb(from) | square_bb(m.to()))) ||
             rank_of(ksq) == rank_of(from))
             return false;
-        return popcount(mobile & ~(at.rook_empty(ksq) | at.bishop_empty(ksq))) >= 3 || popcount(mobile) >= 6;
+        const Bitboard placed = square_bb(castle_king_to(from, king_side)) | square_bb(rook_to);
+        return mobile & ~forward<Us>(placed) & ~at.line(ksq, from) & ~at.line(ksq, m.to());
     }
     CHESS_FI void note_checkers(Bitboard c) { checked_by = c; }
 
