@@ -17,14 +17,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 extra=${EXTRA:-0}
-bin=$(mktemp)
-trap 'rm -f "$bin" "$bin.log"' EXIT
-g++ -std=c++20 -O3 -DNDEBUG -march=x86-64-v3 -I"$tree/common" "$here/bench/perft_leaf.cpp" \
-    "$tree/common/chess/io/fen.cpp" -o "$bin"
-run() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2> "$bin.log"; }
-collected() { sed -n 's/.*Collected : //p' "$bin.log"; }
-run 9 > /dev/null
-base=$(collected)
+. "$here/bench/callgrind_lib.sh"
+callgrind_setup "$tree"
 rows=()
 for i in 0 1 2 3; do
   line=$(run $i "$extra")
