@@ -1,7 +1,8 @@
 // Perft statistics: what each move of the last ply is (capture, en passant,
 // castle, promotion, check of which kind, mate, stalemate), counted the way the
 // chessprogramming "Perft Results" tables and the Grand Chess Tree count them.
-// One host/device classifier, so every engine counts the same way.
+// One host/device leaf counts them from the move sets (leaf_stats); the plain
+// definition it is tested against plays every move (classify_move).
 #pragma once
 
 #include "chess/terminal.hpp"
