@@ -294,6 +294,7 @@ struct StatsSink {
         const Bitboard placed = square_bb(castle_king_to(from, king_side)) | square_bb(rook_to);
         return mobile & ~forward<Us>(placed) & ~at.line(ksq, from) & ~at.line(ksq, m.to());
     }
+
     CHESS_FI void note_checkers(Bitboard c) { checked_by = c; }
 
     // The enemy king's steps that none of our men attacks now, the king
