@@ -10,16 +10,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 tree=$(cd "${1:-$here}" && pwd)
-bin=$(mktemp)
-trap 'rm -f "$bin" "$bin.log"' EXIT
-g++ -std=c++20 -O3 -DNDEBUG -march=x86-64-v3 -I"$tree/common" "$here/bench/perft_leaf.cpp" \
-    "$tree/common/chess/io/fen.cpp" -o "$bin"
 # One callgrind run per case: the driver's line (name, depth, nodes) on
 # stdout, callgrind's instruction total on stderr.
-run() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2> "$bin.log"; }
-collected() { sed -n 's/.*Collected : //p' "$bin.log"; }
-run 9 > /dev/null
-base=$(collected)
+. "$here/bench/callgrind_lib.sh"
+callgrind_setup "$tree"
 for i in 0 1 2 3; do
   line=$(run $i)
   total=$(collected)

@@ -1,14 +1,29 @@
 // A one-file perft driver over the rules header alone, for instruction
-// counts and quick timings of rules changes: bench/insn_count.sh builds it
-// from any source tree (this one or an older checkout) in seconds.
-// Usage: perft_leaf [CASE] [EXTRA_DEPTH]   (CASE -1: all; 9: none, which
-// leaves only the table set-up, for subtracting)
+// counts and quick timings of rules changes: bench/insn_count.sh and
+// bench/stats_insn_count.sh build it from any source tree (this one or an
+// older checkout) in seconds.
+// Usage: perft_leaf [CASE] [EXTRA_DEPTH] [stats]   (CASE -1: all; 9: none,
+// which leaves only the table set-up, for subtracting; `stats`: perft
+// statistics of every ply instead of the bulk count)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
+#include "chess/stats.hpp"
+
+namespace {
+
+// The last ply's node count of perft statistics, every ply classified.
+uint64_t stats_leaves(const chess::Position& p, const chess::Attacks& at, int depth) {
+    chess::PerftStats rows[16];
+    chess::perft_stats(p, at, depth, rows);
+    return rows[depth - 1].c[chess::STAT_NODES];
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace chess;
@@ -25,13 +40,15 @@ int main(int argc, char** argv) {
         {"position4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5, 15833292},
     };
     const int which = argc > 1 ? std::atoi(argv[1]) : -1, extra = argc > 2 ? std::atoi(argv[2]) : 0;
+    const bool stats = argc > 3 && std::strcmp(argv[3], "stats") == 0;
     const Attacks at = host_attacks();
     int status = 0;
     for (int i = 0; i < 4; ++i) {
         if (which >= 0 && which != i) continue;
         const Case& c = cases[i];
         const auto start = std::chrono::steady_clock::now();
-        const uint64_t n = perft(parse_fen(c.fen), at, c.depth + extra);
+        const Position root = parse_fen(c.fen);
+        const uint64_t n = stats ? stats_leaves(root, at, c.depth + extra) : perft(root, at, c.depth + extra);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const bool ok = extra != 0 || n == c.nodes;
         status |= !ok;

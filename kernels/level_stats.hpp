@@ -1,8 +1,8 @@
 // The statistics leaf of the breadth-first engine: instead of counting the
-// last ply in bulk, every move of it is classified (chess::classify_move:
-// captures, castles, checks by kind, mates, ...) into per-thread counters,
-// which the executor sums per warp and block before adding them to the run's
-// STAT_COUNT counters. CHESS_HD, like level_work.hpp.
+// last ply in bulk, its moves are classified (captures, castles, checks by
+// kind, mates, ...: chess::leaf_stats, the CPU's leaf too) into per-thread
+// counters, which the executor sums per warp and block before adding them to
+// the run's STAT_COUNT counters. CHESS_HD, like level_work.hpp.
 #pragma once
 
 #include "chess/stats.hpp"
@@ -13,8 +13,8 @@ namespace gperft::gpu {
 constexpr int STATS_BLOCK = 256;  // threads per block of the statistics kernel
 
 // Item i = (parent, move) of a level at remaining depth Plies + 1: with
-// Plies == 0 the item's own move is the last ply's; with Plies == 1 the
-// child's moves are.
+// Plies == 0 the item's own move is the last ply's (played and classified:
+// depth-1 runs only); with Plies == 1 the child's moves are.
 template <Color Us, int Plies>
 struct LeafStats {
     static_assert(Plies == 0 || Plies == 1, "the statistics leaf covers the last one or two plies");
@@ -28,9 +28,7 @@ struct LeafStats {
         if constexpr (Plies == 0) {
             chess::classify_move<Us>(m, c, at, s);
         } else {
-            for_each_move<~Us>(c, at, [&](Move reply) {
-                chess::classify_move<~Us>(reply, chess::apply_move<~Us>(c, reply), at, s);
-            });
+            chess::leaf_stats<~Us>(c, at, s);
         }
     }
 };

@@ -1,7 +1,10 @@
 // Perft statistics against the published tables (rows small enough for the
-// unit set), the early-exit legal-move test, and `perft --stats` output (on
-// the GPU too when there is one).
+// unit set), the leaf that counts from move sets against playing every move,
+// the early-exit legal-move test, and `perft --stats` output (on the GPU too
+// when there is one).
 #include "stats_check.hpp"
+
+#include <random>
 
 #include "chess/perft.hpp"
 #include "gpu_perft.hpp"
@@ -25,6 +28,111 @@ TEST(Stats, ChessprogrammingRows) {
     const auto tables = read_cpw_tables();
     ASSERT_EQ(tables.size(), 3u);
     for (const StatsTable& t : tables) EXPECT_GE(check_stats_table(t, UNIT_NODES), 4) << t.name;
+}
+
+namespace {
+
+// The plain definition the fast leaf must match: every move played and
+// classified on the position it leads to.
+chess::PerftStats played_leaf(const chess::Position& p, const chess::Attacks& at) {
+    chess::PerftStats s;
+    chess::MoveList list;
+    chess::generate_moves(p, at, list);
+    for (chess::Move m : list) chess::classify_move(m, chess::apply_move(p, m), at, s);
+    return s;
+}
+
+constexpr const char* SLOT_NAMES[chess::STAT_COUNT] = {
+    "nodes", "captures", "e.p.", "castles", "promotions", "direct checks", "single discovered checks",
+    "direct+discovered checks", "double discovered checks", "direct mates", "single discovered mates",
+    "direct+discovered mates", "double discovered mates", "stalemates"};
+
+// Compares the two leaves on p; adds the reference's counts to `seen`.
+void expect_same_leaf(const chess::Position& p, const chess::Attacks& at, chess::PerftStats& seen) {
+    const chess::PerftStats want = played_leaf(p, at);
+    chess::PerftStats got;
+    chess::leaf_stats(p, at, got);
+    for (int k = 0; k < chess::STAT_COUNT; ++k)
+        ASSERT_EQ(got.c[k], want.c[k]) << SLOT_NAMES[k] << " of " << chess::to_fen(p);
+    seen += want;
+}
+
+}  // namespace
+
+// Random games from every suite position, standard and Chess960 (castling
+// with any files, e.p., promotions, pins, discovered and double checks,
+// mates and stalemates in the endgame positions): at every position of the
+// game and at every child of every fourth, the leaf that counts from move
+// sets gives the same counts as playing and classifying every move.
+TEST(Stats, FastLeafMatchesPlayingEveryMove) {
+    const chess::Attacks at = chess::host_attacks();
+    // Beside the suites: e.p. opening two lines at once (double discovered
+    // check), castling that checks, castling along the enemy king's rank.
+    std::vector<std::string> fens = {"4R3/1B6/8/3pP3/4k3/8/8/7K w - d6 0 1", "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+                                     "8/8/8/8/8/8/8/R3K2k w Q - 0 1", "r3k3/8/8/8/8/8/8/7K b q - 0 1"};
+    for (const char* file : {"perft/perftsuite.epd", "perft/fischer.epd", "perft/dfrc.epd", "perft/cpw_positions.epd"}) {
+        int taken = 0;
+        for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path(file)))
+            if (taken++ < 120) fens.push_back(e.fen);
+    }
+    std::mt19937_64 rng(20261204);
+    chess::PerftStats seen;
+    long positions = 0;
+    for (const std::string& fen : fens) {
+        for (int game = 0; game < 3; ++game) {
+            chess::Position p = chess::parse_fen(fen);
+            for (int ply = 0; ply < 80; ++ply) {
+                ASSERT_NO_FATAL_FAILURE(expect_same_leaf(p, at, seen));
+                ++positions;
+                chess::MoveList list;
+                chess::generate_moves(p, at, list);
+                if (list.size == 0) break;
+                if (ply % 4 == 0)
+                    for (chess::Move m : list) {
+                        ASSERT_NO_FATAL_FAILURE(expect_same_leaf(chess::apply_move(p, m), at, seen));
+                        ++positions;
+                    }
+                p = chess::apply_move(p, list.moves[rng() % list.size]);
+            }
+        }
+    }
+    EXPECT_GT(positions, 200000);
+    // Every kind of move the leaf treats apart was met many times.
+    for (int k : {chess::STAT_EN_PASSANT, chess::STAT_CASTLES, chess::STAT_PROMOTIONS,
+                  chess::STAT_CHECKS + chess::DIRECT, chess::STAT_CHECKS + chess::SINGLE_DISCOVERED,
+                  chess::STAT_CHECKS + chess::DIRECT_DISCOVERED, chess::STAT_CHECKS + chess::DOUBLE_DISCOVERED,
+                  chess::STAT_MATES + chess::DIRECT,
+                  chess::STAT_MATES + chess::SINGLE_DISCOVERED, chess::STAT_MATES + chess::DIRECT_DISCOVERED,
+                  chess::STAT_STALEMATES})
+        EXPECT_GT(seen.c[k], k == chess::STAT_CHECKS + chess::DOUBLE_DISCOVERED ? 0u : 20u) << SLOT_NAMES[k];
+    std::cout << "positions " << positions;
+    for (int k = 0; k < chess::STAT_COUNT; ++k) std::cout << ", " << SLOT_NAMES[k] << " " << seen.c[k];
+    std::cout << "\n";
+}
+
+// Every ply of perft_stats (which uses the fast leaf at every ply) against
+// the plain definition, on the published positions, a few plies deep.
+TEST(Stats, RowsMatchPlayingEveryMove) {
+    const chess::Attacks at = chess::host_attacks();
+    for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path("perft/cpw_positions.epd"))) {
+        const chess::Position root = chess::parse_fen(e.fen);
+        std::vector<chess::Position> ply{root};
+        chess::PerftStats rows[3];
+        chess::perft_stats(root, at, 3, rows);
+        for (int d = 0; d < 3; ++d) {
+            chess::PerftStats want;
+            std::vector<chess::Position> next;
+            for (const chess::Position& p : ply) {
+                want += played_leaf(p, at);
+                chess::MoveList list;
+                chess::generate_moves(p, at, list);
+                for (chess::Move m : list) next.push_back(chess::apply_move(p, m));
+            }
+            for (int k = 0; k < chess::STAT_COUNT; ++k)
+                EXPECT_EQ(rows[d].c[k], want.c[k]) << SLOT_NAMES[k] << " ply " << d + 1 << " of " << e.fen;
+            ply.swap(next);
+        }
+    }
 }
 
 // has_legal_move must agree with counting on every position three plies

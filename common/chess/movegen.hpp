@@ -24,6 +24,8 @@ constexpr int MAX_MOVES = 416;
 //   pawn_moves(targets, delta, flag): a move to each target t from t - delta.
 //   promotions(targets, delta, flag): four promotions to each target.
 //   single(move): one move.
+//   note_checkers(checkers), optional: the men checking the mover's king,
+//       before any move.
 // The half of an expanding sink that turns move sets into single moves; the
 // sink itself (Out) says where each one goes, by `add(Move)`.
 template <class Out>
@@ -258,6 +260,7 @@ CHESS_FI void en_passant_moves(const GenState<Us>& g, Sink& sink) {
 template <Color Us, class Sink>
 CHESS_FI void generate_moves_inline(const Position& p, const Attacks& at, Sink& sink) {
     const GenState<Us> g(p, at);
+    if constexpr (requires { sink.note_checkers(g.checkers); }) sink.note_checkers(g.checkers);
     king_moves(g, sink);
     if (more_than_one(g.checkers)) return;  // double check: only the king moves
 
