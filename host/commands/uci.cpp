@@ -290,6 +290,17 @@ void identify() {
          "uciok\n");
 }
 
+void new_game(UciState& st) {
+    st.fen = chess::START_FEN;
+    st.moves.clear();
+    st.position = position_from(st.fen, "", st.chess960);
+}
+
+void answer_go(const UciState& st, std::istringstream& in, Inbox& inbox) {
+    Inbox::Answering answering(inbox);
+    go(st, in);
+}
+
 // One command; false for quit.
 bool answer(UciState& st, const std::string& line, Inbox& inbox) {
     std::istringstream in(line);
@@ -297,13 +308,10 @@ bool answer(UciState& st, const std::string& line, Inbox& inbox) {
     if (!(in >> cmd)) return true;
     if (cmd == "uci") identify();
     else if (cmd == "isready") emit("readyok\n");
-    else if (cmd == "ucinewgame") st.position = position_from(st.fen = chess::START_FEN, st.moves = "", st.chess960);
+    else if (cmd == "ucinewgame") new_game(st);
     else if (cmd == "setoption") setoption(st, in);
     else if (cmd == "position") position(st, in);
-    else if (cmd == "go") {
-        Inbox::Answering answering(inbox);
-        go(st, in);
-    }
+    else if (cmd == "go") answer_go(st, in, inbox);
     else if (cmd == "d") display(st);
     else if (cmd == "quit") return false;
     else if (cmd != "stop" && cmd != "ponderhit" && cmd != "debug" && cmd != "register")  // nothing to stop
@@ -311,8 +319,8 @@ bool answer(UciState& st, const std::string& line, Inbox& inbox) {
     return true;
 }
 
-// The input thread. A quit that stops a count ends the process within a
-// half second even where the count cannot stop sooner (a device call in flight).
+// The input thread. A quit that stops a count ends the process within half
+// a second, even where the count cannot stop sooner (a device call in flight).
 void read_input(const std::shared_ptr<Inbox>& inbox) {
     LineReader reader(std::cin, "uci input");
     try {
