@@ -46,8 +46,10 @@ std::string json_row(const Entry& e, const analysis::PositionReport& r, bool tim
         const auto unfair = unfair_of(e, r);
         o.raw("unfair", unfair ? (*unfair ? "true" : "false") : "null");
     }
-    const std::string report = analysis::report_json(r);
-    return o.text().substr(0, o.text().size() - 1) + ", " + report.substr(1);
+    // One object: the game's fields, then the report's ("{a}" + "{b}" -> "{a, b}").
+    std::string row = o.text();
+    row.back() = ',';
+    return row + " " + analysis::report_json(r).substr(1);
 }
 
 std::string text_row(const Entry& e, const analysis::PositionReport& r, bool timeouts) {

@@ -57,16 +57,13 @@ struct EntryResult {
     chess::u128 nodes = 0;  // counted for the depths checked
 };
 
-// perft(depth) of root: through the deep engine (tables, work units) from
-// the depth where perft itself would take it, so that a deep entry runs as
-// fast as `perft` runs it, and is refused up front when it cannot fit.
+// perft(depth) of root as `perft` counts it (the deep engine from its
+// threshold), so that a deep entry is refused up front when it cannot fit.
 chess::u128 count(const chess::Position& root, int depth, const SuiteOptions& o) {
-    const Backend backend = resolve_backend(o.backend);
-    if (depth < deep_threshold(backend)) return run_perft(root, depth, backend, o.threads).nodes;
     DeepOptions d;
-    d.backend = backend;
+    d.backend = o.backend;
     d.threads = o.threads;
-    return run_deep_perft(root, depth, d).perft.nodes;
+    return perft_at_depth(root, depth, d).nodes;
 }
 
 // A lower bound on perft(root, depth) that costs one perft(LEAF): the

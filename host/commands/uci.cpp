@@ -223,13 +223,11 @@ void position(UciState& st, std::istringstream& in) {
 }
 
 PerftResult count(const UciState& st, int depth) {
-    const Backend backend = resolve_backend(st.backend);
-    if (depth < deep_threshold(backend)) return run_perft(st.position, depth, backend, st.threads);
     DeepOptions d;
-    d.backend = backend;
+    d.backend = st.backend;
     d.threads = st.threads;
     if (st.hash_mb) d.hash_mb = (long long)st.hash_mb;
-    return run_deep_perft(st.position, depth, d).perft;
+    return perft_at_depth(st.position, depth, d);
 }
 
 void go(const UciState& st, std::istringstream& in) {

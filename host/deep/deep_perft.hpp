@@ -89,4 +89,10 @@ void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, s
 // split), CountOverflow; never returns a partial count.
 DeepResult run_deep_perft(const chess::Position& root, int depth, const DeepOptions& o);
 
+// perft(depth) of root with its divide as `perft` counts it by default: plainly
+// below the backend's deep_threshold, through the deep engine (tables, work
+// units, o's table size) from it. For the commands that count many depths
+// (suite, uci). Throws as run_deep_perft does.
+PerftResult perft_at_depth(const chess::Position& root, int depth, DeepOptions o);
+
 }  // namespace gperft

@@ -1,5 +1,7 @@
 #include "pgn/pgn_reader.hpp"
 
+#include <algorithm>
+
 namespace gperft::pgn {
 namespace {
 
@@ -9,9 +11,7 @@ void set_error(Game& g, const std::string& why) {
     if (g.error.empty()) g.error = why;
 }
 
-void keep_text(std::string& to, const std::string& text) {
-    to = text.substr(0, MAX_TEXT_BYTES);
-}
+void keep_text(std::string& to, const std::string& text) { to.assign(text, 0, MAX_TEXT_BYTES); }
 
 }  // namespace
 
@@ -47,7 +47,7 @@ void Reader::tag_line(Game& g, const std::string& line) {
     if (!closed || end == std::string::npos || line[end] != ']')
         return set_error(g, where + ": malformed tag pair (expected [Name \"value\"]): " + line.substr(0, 80));
     if (g.tags.size() >= MAX_TAGS) return set_error(g, where + ": more than 256 tag pairs");
-    keep_text(value, value);
+    value.resize(std::min(value.size(), MAX_TEXT_BYTES));
     g.tags.emplace_back(name, value);
 }
 
