@@ -27,9 +27,12 @@ std::pair<std::string, std::string> split_position_line(const std::string& line)
     const bool counters = fields.size() <= 6 && (fields.size() < 5 || is_number(fields[4])) &&
                           (fields.size() < 6 || is_number(fields[5]));
     if (counters || fields.size() < 4) return {head, semicolon == std::string::npos ? "" : line.substr(semicolon)};
-    size_t at = 0;  // past the fourth field of the line itself
-    for (int k = 0; k < 4; ++k) at = line.find_first_of(" \t", line.find_first_not_of(" \t", at));
-    return {fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3], line.substr(at)};
+    // Past the fourth field of the line itself, split by the same blanks as
+    // the fields (any the stream skips: a \v or \f too).
+    const char* blanks = " \t\n\v\f\r";
+    size_t at = 0;
+    for (int k = 0; k < 4 && at != std::string::npos; ++k) at = line.find_first_of(blanks, line.find_first_not_of(blanks, at));
+    return {fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3], at == std::string::npos ? "" : line.substr(at)};
 }
 
 LineMetadata line_metadata(const std::string& rest_of_line) {
