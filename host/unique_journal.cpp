@@ -68,7 +68,7 @@ void UniqueJournal::open(int passes) {
     for (const auto& [unit, value] : journal_->done()) {
         auto& f = fields[int(unit) / FIELDS];
         f.resize(size_t(FIELDS));
-        f[unit % unsigned(FIELDS)] = value;
+        f[unit % unsigned(FIELDS)] = value.at(0);
     }
     for (const auto& [pass, f] : fields) {
         int present = 0;
@@ -97,7 +97,7 @@ void UniqueJournal::record(int pass, const frontier::PlyCounts& counts) {
         u.index = uint32_t(pass * FIELDS + k);
         u.fingerprint = fingerprint(u.index);
         u.remaining = 1;
-        u.count = f[size_t(k)];
+        u.tally = {f[size_t(k)]};
         units.push_back(u);
     }
     journal_->append(units);

@@ -119,8 +119,8 @@ TEST(Counts128, JournalRecordsKeepCountsPast2To64) {
     h.units = 1;
     h.fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
     const std::string text = gperft::journal_line(gperft::header_payload(h)) +
-                             gperft::journal_line(gperft::unit_payload({0, 42, 13, big}));
+                             gperft::journal_line(gperft::unit_payload({0, 42, 13, {big}}));
     const auto c = gperft::read_journal(text, h, {42}, "j");
     ASSERT_EQ(c.done.size(), 1u);
-    EXPECT_EQ(chess::to_string(c.done.at(0)), "61885021521585529237");
+    EXPECT_EQ(chess::to_string(c.done.at(0).at(0)), "61885021521585529237");
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "deep/journal.hpp"
+#include "deep/tally.hpp"
 #include "progress.hpp"
 #include "run_process.hpp"
 
@@ -46,18 +47,18 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 }  // namespace
 
 TEST(Journal, RecordsRoundTrip) {
-    const std::string text = head() + line({0, 0xaa, 4, 400}) + line({2, 0xcc, 4, 9000});
+    const std::string text = head() + line({0, 0xaa, 4, {400}}) + line({2, 0xcc, 4, {9000}});
     const auto c = gperft::read_journal(text, header(), FINGERPRINTS, "j");
     EXPECT_TRUE(c.has_header);
     EXPECT_EQ(c.intact_bytes, text.size());
     ASSERT_EQ(c.done.size(), 2u);
-    EXPECT_TRUE(c.done.at(0) == 400 && c.done.at(2) == 9000);
+    EXPECT_TRUE(c.done.at(0) == std::vector<chess::u128>{400} && c.done.at(2) == std::vector<chess::u128>{9000});
 }
 
 TEST(Journal, TornLastLineIsDropped) {
-    const std::string good = head() + line({0, 0xaa, 4, 400});
-    for (size_t cut = 1; cut < line({1, 0xbb, 4, 77}).size(); ++cut) {
-        const std::string text = good + line({1, 0xbb, 4, 77}).substr(0, cut);
+    const std::string good = head() + line({0, 0xaa, 4, {400}});
+    for (size_t cut = 1; cut < line({1, 0xbb, 4, {77}}).size(); ++cut) {
+        const std::string text = good + line({1, 0xbb, 4, {77}}).substr(0, cut);
         const auto c = gperft::read_journal(text, header(), FINGERPRINTS, "j");
         EXPECT_EQ(c.done.size(), 1u) << cut;
         EXPECT_EQ(c.intact_bytes, good.size()) << cut;
@@ -67,14 +68,14 @@ TEST(Journal, TornLastLineIsDropped) {
 }
 
 TEST(Journal, CorruptLinesAreRefused) {
-    std::string flipped = line({0, 0xaa, 4, 400});
+    std::string flipped = line({0, 0xaa, 4, {400}});
     flipped[flipped.find("400")] = '5';  // a count changed after the checksum was taken
     EXPECT_TRUE(contains(refusal(head() + flipped), "j line 2 is corrupt")) << refusal(head() + flipped);
     EXPECT_TRUE(contains(refusal(head() + "garbage\n"), "line 2 is corrupt"));
-    EXPECT_TRUE(contains(refusal(head() + "\n" + line({0, 0xaa, 4, 400})), "line 2 is corrupt"));
+    EXPECT_TRUE(contains(refusal(head() + "\n" + line({0, 0xaa, 4, {400}})), "line 2 is corrupt"));
     // A corrupt line in the middle is not a torn tail.
-    EXPECT_TRUE(contains(refusal(head() + flipped + line({1, 0xbb, 4, 7})), "line 2"));
-    EXPECT_TRUE(contains(refusal(gperft::journal_line("unit 0 aa 4") + line({0, 0xaa, 4, 400})), "is not a gperft journal"));
+    EXPECT_TRUE(contains(refusal(head() + flipped + line({1, 0xbb, 4, {7}})), "line 2"));
+    EXPECT_TRUE(contains(refusal(gperft::journal_line("unit 0 aa 4") + line({0, 0xaa, 4, {400}})), "is not a gperft journal"));
 }
 
 TEST(Journal, AnotherRunsJournalIsRefused) {
@@ -92,11 +93,11 @@ TEST(Journal, AnotherRunsJournalIsRefused) {
 }
 
 TEST(Journal, UnitsMustBelongToThisRun) {
-    EXPECT_TRUE(contains(refusal(head() + line({1, 0xcc, 4, 5})), "unit 1 is a different position"));
-    EXPECT_TRUE(contains(refusal(head() + line({3, 0xcc, 4, 5})), "unit 3 does not exist"));
-    EXPECT_TRUE(contains(refusal(head() + line({1, 0xbb, 3, 5})), "wrong depth"));
-    EXPECT_TRUE(contains(refusal(head() + line({1, 0xbb, 4, 5}) + line({1, 0xbb, 4, 6})), "two different counts"));
-    EXPECT_EQ(refusal(head() + line({1, 0xbb, 4, 5}) + line({1, 0xbb, 4, 5})), "");
+    EXPECT_TRUE(contains(refusal(head() + line({1, 0xcc, 4, {5}})), "unit 1 is a different position"));
+    EXPECT_TRUE(contains(refusal(head() + line({3, 0xcc, 4, {5}})), "unit 3 does not exist"));
+    EXPECT_TRUE(contains(refusal(head() + line({1, 0xbb, 3, {5}})), "wrong depth"));
+    EXPECT_TRUE(contains(refusal(head() + line({1, 0xbb, 4, {5}}) + line({1, 0xbb, 4, {6}})), "two different counts"));
+    EXPECT_EQ(refusal(head() + line({1, 0xbb, 4, {5}}) + line({1, 0xbb, 4, {5}})), "");
 }
 
 TEST(Journal, FileIsReopenedAppendedAndLocked) {
@@ -105,17 +106,17 @@ TEST(Journal, FileIsReopenedAppendedAndLocked) {
     {
         gperft::Journal j(path, header(), FINGERPRINTS);
         EXPECT_TRUE(j.done().empty());
-        j.append({{0, 0xaa, 4, 400}, {1, 0xbb, 4, 500}});
+        j.append({{0, 0xaa, 4, {400}}, {1, 0xbb, 4, {500}}});
         EXPECT_THROW(gperft::Journal(path, header(), FINGERPRINTS), gperft::JournalError);  // locked
     }
     { std::ofstream(path, std::ios::app) << "unit 2 00000000000000cc 4 12"; }  // torn
     {
         gperft::Journal j(path, header(), FINGERPRINTS);
         EXPECT_EQ(j.done().size(), 2u);
-        j.append({{2, 0xcc, 4, 600}});
+        j.append({{2, 0xcc, 4, {600}}});
     }
     const std::string text = slurp(path);
-    EXPECT_EQ(text, head() + line({0, 0xaa, 4, 400}) + line({1, 0xbb, 4, 500}) + line({2, 0xcc, 4, 600}));
+    EXPECT_EQ(text, head() + line({0, 0xaa, 4, {400}}) + line({1, 0xbb, 4, {500}}) + line({2, 0xcc, 4, {600}}));
     std::remove(path.c_str());
 }
 
@@ -135,4 +136,34 @@ TEST(Progress, LineShowsUnitsRateAndEta) {
     EXPECT_EQ(gperft::progress_line(3, 0, 512, NAN, "samples"), "3 samples  512 nodes/s");
     EXPECT_EQ(gperft::format_duration(7322), "2h02m");
     EXPECT_EQ(gperft::format_duration(NAN), "?");
+}
+
+// A statistics journal (perft --stats) holds a tally of rows a unit, says
+// `stats` in its header, and a plain run refuses it, and the other way round.
+TEST(Journal, StatisticsAndPlainJournalsRefuseEachOther) {
+    JournalHeader stats = header();
+    stats.stats = true;
+    const std::vector<chess::u128> tally(gperft::tally_width(true, 4), 3);
+    const std::string text = head(stats) + line({1, 0xbb, 4, tally});
+    const auto c = gperft::read_journal(text, stats, FINGERPRINTS, "j");
+    ASSERT_EQ(c.done.size(), 1u);
+    EXPECT_EQ(c.done.at(1), tally);
+    EXPECT_TRUE(contains(head(stats), " stats fen "));
+    EXPECT_TRUE(contains(refusal(text), "the journal holds statistics rows (perft --stats), this run counts plain perft"))
+        << refusal(text);
+    try {
+        gperft::read_journal(head() + line({1, 0xbb, 4, {5}}), stats, FINGERPRINTS, "j");
+        ADD_FAILURE() << "a plain journal was read by a statistics run";
+    } catch (const gperft::JournalError& e) {
+        EXPECT_TRUE(contains(e.what(), "holds plain perft counts, this run counts statistics rows")) << e.what();
+    }
+    // A unit record with another number of counts than the run's units have.
+    const std::string short_tally = head(stats) + line({1, 0xbb, 4, {1, 2, 3}});
+    try {
+        gperft::read_journal(short_tally, stats, FINGERPRINTS, "j");
+        ADD_FAILURE() << "a unit with 3 counts was accepted";
+    } catch (const gperft::JournalError& e) {
+        EXPECT_TRUE(contains(e.what(), "unit 1 has 3 counts, this run's units have 56")) << e.what();
+    }
+    EXPECT_TRUE(contains(refusal(head() + line({1, 0xbb, 4, {5, 6}})), "unit 1 has 2 counts"));
 }

@@ -4,12 +4,14 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "backend.hpp"
 #include "chess/io/fen.hpp"
+#include "chess/stats.hpp"
 #include "position_line.hpp"
 
 namespace gperft::cli {
@@ -73,9 +75,14 @@ std::string join_words(const std::vector<std::string>& words, const std::string&
 void error(const std::string& what);
 
 Command setup_perft(CLI::App& app);
-// perft --stats: every ply's statistics, counted on the CPU or the GPU.
+// perft --stats below the deep engine: every ply's statistics, counted on
+// the CPU or the GPU.
 int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output,
                     bool quiet);
+// Statistics rows (row k: ply k + 1) as the three text tables, and as a JSON
+// array of objects keyed by the Grand Chess Tree's column names.
+void print_stats_tables(std::ostream& out, const std::vector<chess::BasicPerftStats<chess::u128>>& rows);
+std::string stats_json(const std::vector<chess::BasicPerftStats<chess::u128>>& rows);
 Command setup_suite(CLI::App& app);
 Command setup_analyze(CLI::App& app);
 Command setup_unique(CLI::App& app);

@@ -70,6 +70,7 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
         json::Object obj;
         obj.str("fen", chess::to_fen(root, o.notation)).raw("depth", std::to_string(o.depth)).cnt("nodes", r.nodes);
         obj.num("seconds", r.seconds).num("nps", nps).str("backend", r.backend);
+        if (o.stats && deep) obj.raw("stats", stats_json(deep->stats));
         if (deep) {
             obj.raw("split", std::to_string(deep->split)).cnt("units", deep->units);
             obj.cnt("units_resumed", deep->units_resumed).cnt("hash_mb", deep->hash_mb);
@@ -94,6 +95,7 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
         for (const auto& [m, n] : sorted_divide(r, root)) std::cout << m << ": " << chess::to_string(n) << "\n";
         std::cout << "\n";
     }
+    if (o.stats && deep) print_stats_tables(std::cout, deep->stats);
     std::cout << "Nodes searched: " << chess::to_string(r.nodes) << std::endl;
     std::fprintf(stderr, "%s backend, %.3f s, %.1f M nodes/s\n", r.backend.c_str(), r.seconds, nps / 1e6);
     if (deep && !o.quiet)
@@ -193,15 +195,13 @@ int run_perft_file(const PerftOptions& o) {
 int run_perft_command(PerftOptions o) {
     if (!o.file.empty()) return run_perft_file(o);
     if (o.epd) throw std::invalid_argument("--epd needs --file");
-    if (o.stats && o.deep_option_given) throw std::invalid_argument("--stats does not take the deep-run options");
-    if (dist::world().distributed()) {
-        if (o.stats) throw std::invalid_argument("perft --stats does not run on several ranks; start it without mpirun or srun");
-        return run_distributed(o);
-    }
+    o.deep.stats = o.stats;
+    if (dist::world().distributed()) return run_distributed(o);
     const chess::Position root = position_from(o.fen, o.moves, o.chess960);
-    if (o.stats) return run_perft_stats(root, o.depth, o.deep.backend, o.deep.threads, o.json, o.quiet);
     const Backend backend = resolve_backend(o.deep.backend);
-    if (!o.deep_option_given && o.depth < deep_threshold(backend)) {
+    if (o.stats && !o.deep_option_given && o.depth < deep_threshold(backend))
+        return run_perft_stats(root, o.depth, backend, o.deep.threads, o.json, o.quiet);
+    if (!o.stats && !o.deep_option_given && o.depth < deep_threshold(backend)) {
         PerftResult r;
         {
             Progress bar(0, 0, !o.quiet, -1, "subtrees");  // cleared before the result is printed

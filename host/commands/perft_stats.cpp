@@ -16,7 +16,6 @@
 #include "text_table.hpp"
 
 namespace gperft::cli {
-namespace {
 
 // Three tables: the chessprogramming columns (and stalemates), then the
 // split of checks and of checkmates by kind.
@@ -37,6 +36,19 @@ void print_stats_tables(std::ostream& out, const std::vector<StatsTotal>& rows) 
         table.print(out);
     }
 }
+
+std::string stats_json(const std::vector<StatsTotal>& rows) {
+    std::string array;
+    for (size_t d = 0; d < rows.size(); ++d) {
+        json::Object row;
+        row.raw("depth", std::to_string(d + 1));
+        for (const StatColumn& c : stat_columns()) row.cnt(c.key, c.value(rows[d]));
+        array += (d ? ", " : "") + row.text();
+    }
+    return "[" + array + "]";
+}
+
+namespace {
 
 std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, Backend backend, int threads,
                                     bool quiet) {
@@ -63,16 +75,9 @@ int run_perft_stats(const chess::Position& root, int depth, Backend backend, int
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const chess::u128 nodes = depth == 0 ? 1 : rows.back().c[chess::STAT_NODES];
     if (json_output) {
-        std::string array;
-        for (size_t d = 0; d < rows.size(); ++d) {
-            json::Object row;
-            row.raw("depth", std::to_string(d + 1));
-            for (const StatColumn& c : stat_columns()) row.cnt(c.key, c.value(rows[d]));
-            array += (d ? ", " : "") + row.text();
-        }
         json::Object obj;
         obj.str("fen", chess::to_fen(root)).raw("depth", std::to_string(depth)).cnt("nodes", nodes);
-        obj.num("seconds", seconds).str("backend", backend_name).raw("stats", "[" + array + "]");
+        obj.num("seconds", seconds).str("backend", backend_name).raw("stats", stats_json(rows));
         std::cout << obj.text() << std::endl;
         return EXIT_OK;
     }

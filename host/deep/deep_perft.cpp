@@ -15,6 +15,8 @@
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
 #include "cpu_perft.hpp"
+#include "cpu_stats.hpp"
+#include "deep/tally.hpp"
 #include "deep/count_math.hpp"
 #include "deep/engine.hpp"
 #include "deep/host_table.hpp"
@@ -40,7 +42,7 @@ void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& 
                  HostTable& table) {
     const int remaining = depth - w.split;
     Progress progress(book.total(), book.resumed(), o.progress);
-    UnitCounter counter(engine, table);
+    UnitCounter counter(engine, table, o.stats);
     BatchSizer sizer(o.batch_units, engine.backend(), o.threads);
     const std::vector<uint32_t> todo = book.todo();
     for (size_t next = 0; next < todo.size();) {
@@ -145,7 +147,8 @@ void fit_run_memory(const Position& root, int depth, int split, const DeepOption
     if (plan.engine.backend == Backend::Cpu && plan.engine.hash_mb > 0) {
         const double entries = std::min(estimated_perft(root, std::max(depth - 2, 0)),
                                         distinct_position_bound(root) * std::max(depth - 2, 1));
-        const double fill = entries * 16.0 / double(1 << 20);
+        const double entry_bytes = plan.engine.stats ? double(StatsTable::BUCKET_BYTES / StatsTable::SLOTS) : 16.0;
+        const double fill = entries * entry_bytes / double(1 << 20);
         const long long useful = (long long)std::bit_ceil(size_t(std::max(1.0, std::min(fill, 1e9))));
         if (o.hash_mb < 0 && useful < plan.engine.hash_mb) plan.engine.hash_mb = useful;
         if (o.hash_mb > 0 && !o.hash_force && useful < plan.engine.hash_mb) {
@@ -202,27 +205,53 @@ EnginePlan plan_engine(int depth, const DeepOptions& o) {
     const int sharers = std::max(o.memory_sharers, 1);
     if (backend == Backend::Cpu) check_fits("--hash", o.hash_mb, sharers);
     check_fits("--host-hash", o.host_hash_mb, sharers);
+    if (o.stats && o.host_hash_mb > 0)
+        throw std::invalid_argument("--host-hash: the host table holds plain counts, perft --stats does not use it");
     EnginePlan p;
     const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth, sharers);
-    p.engine = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed};
+    p.engine = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed, o.stats};
     // On the CPU backend the transposition table already catches what the
     // host table would (measured: the host table only adds its cost), so it
     // is on by default only above the GPU.
-    p.host_hash_mb = o.host_hash_mb >= 0        ? size_t(o.host_hash_mb)
-                     : backend == Backend::Cpu ? 0
+    p.host_hash_mb = o.host_hash_mb >= 0           ? size_t(o.host_hash_mb)
+                     : backend == Backend::Cpu || o.stats ? 0
                                                : auto_host_hash_mb(depth, sharers);
     return p;
 }
 
 int plan_split(int depth, Backend resolved, const DeepOptions& o) {
     int split = o.split >= 0 ? o.split : auto_split(depth, resolved);
-    if (split == 0 && !o.journal.empty()) split = std::min(depth, 2);  // a journal needs units
+    // A journal records units; statistics rows are counted per unit (on
+    // threads), unless --split 0 asks for the root alone.
+    if (split == 0 && (!o.journal.empty() || (o.stats && o.split < 0))) split = std::min(depth, 2);
     if (split > depth)
         throw std::invalid_argument("--split " + std::to_string(split) + " is deeper than --depth " + std::to_string(depth));
     return split;
 }
 
-void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, size_t host_hits) {
+namespace {
+
+// The statistics rows of a unit run: plies 1..split counted from root (a few
+// plies, cheap), the plies below from every unit's tally times its paths.
+std::vector<StatsTotal> merge_unit_rows(const Position& root, const WorkUnits& w, const UnitBook& book) {
+    std::vector<StatsTotal> rows = cpu_perft_stats(root, w.split, 1);
+    const int remaining = book.remaining();
+    rows.resize(size_t(w.split + remaining));
+    const std::vector<u128>& tallies = book.tallies();
+    for (size_t u = 0; u < w.positions.size(); ++u) {
+        const u128* tally = tallies.data() + u * book.width();
+        for (int j = 0; j < remaining; ++j) {
+            StatsTotal& row = rows[size_t(w.split + j)];
+            for (int c = 0; c < STAT_COUNT; ++c)
+                row.c[c] = add_product(row.c[c], tally[size_t(j) * STAT_COUNT + size_t(c)], w.multiplicity[u]);
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+void fill_unit_result(DeepResult& d, const Position& root, const WorkUnits& w, const UnitBook& book, size_t host_hits) {
     const UnitTotals t = merge_unit_counts(w, book.counts());
     d.split = w.split;
     d.units = w.positions.size();
@@ -232,6 +261,7 @@ void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, s
     d.nodes_counted = book.nodes();
     d.perft.divide.clear();
     for (size_t i = 0; i < w.root_moves.size(); ++i) d.perft.divide.emplace_back(w.root_moves[i], t.per_root_move[i]);
+    if (book.stats()) d.stats = merge_unit_rows(root, w, book);
 }
 
 DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
@@ -243,7 +273,12 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     d.zobrist_seed = o.zobrist_seed;
     PerftEngine engine(plan.engine);
     d.hash_mb = engine.cpu_table_mb();
-    if (d.split == 0) {
+    if (d.split == 0 && o.stats) {
+        const std::vector<u128> tally = engine.stats_batch({root}, depth);
+        d.stats.resize(size_t(depth));
+        for (int j = 0; j < depth; ++j) std::copy_n(tally.data() + size_t(j) * STAT_COUNT, STAT_COUNT, d.stats[size_t(j)].c);
+        d.perft.nodes = tally_nodes(tally.data(), true, depth);
+    } else if (d.split == 0) {
         d.perft = divide_perft(root, depth, "", [&engine](const std::vector<Position>& children, int remaining) {
             return engine.perft_batch(children, remaining);
         });  // backend and seconds are set below
@@ -251,11 +286,11 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
         d.host_hash_mb = plan.host_hash_mb;
         HostTable table(d.host_hash_mb << 20);
         const WorkUnits w = build_work_units(root, d.split);
-        UnitBook book(root, depth, w, o.zobrist_seed, o.journal);
+        UnitBook book(root, depth, w, o.zobrist_seed, o.journal, o.stats);
         std::optional<InterruptNote> note;
         if (!o.journal.empty()) note.emplace(o.journal);
         count_units(depth, w, o, book, engine, table);
-        fill_unit_result(d, w, book, table.hits());
+        fill_unit_result(d, root, w, book, table.hits());
     }
     if (d.split == 0) d.nodes_counted = d.perft.nodes;
     d.device_hash_mb = (long long)engine.device_table_mb();  // what the device ended up with

@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "backend.hpp"
+#include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
 #include "deep/engine.hpp"
 #include "perft_result.hpp"
@@ -29,6 +31,7 @@ struct DeepOptions {
     int batch_units = 0;         // units per backend call; 0: adaptive
     int memory_sharers = 1;      // processes sharing this machine's free memory (ranks on a node)
     bool hash_force = false;     // keep an explicit --hash even where the run cannot fill it
+    bool stats = false;          // perft --stats: statistics rows of every ply (deep/tally.hpp)
 };
 
 struct DeepResult {
@@ -42,6 +45,7 @@ struct DeepResult {
     size_t host_hash_mb = 0;
     size_t host_hits = 0;       // host table hits
     uint64_t zobrist_seed = 0;
+    std::vector<chess::BasicPerftStats<chess::u128>> stats;  // with DeepOptions::stats: a row per ply, 1..depth
 };
 
 // The depth from which runs use work units by default on a backend
@@ -82,8 +86,10 @@ double estimated_perft(const chess::Position& root, int plies);
 int plan_split(int depth, Backend resolved, const DeepOptions& o);
 
 // Fills the unit fields and the perft total and divide of `d` from every
-// unit's count (128-bit, checked).
-void fill_unit_result(DeepResult& d, const WorkUnits& w, const UnitBook& book, size_t host_hits);
+// unit's count (128-bit, checked); for a statistics run also its rows: the
+// plies down to the split counted from root, the rest from the units.
+void fill_unit_result(DeepResult& d, const chess::Position& root, const WorkUnits& w, const UnitBook& book,
+                      size_t host_hits);
 
 // Throws BackendUnavailable, JournalError, std::invalid_argument (bad
 // split), CountOverflow; never returns a partial count.

@@ -1,8 +1,10 @@
 #include "deep/engine.hpp"
 
 #include <cstdlib>
+#include <stdexcept>
 
 #include "cpu_perft.hpp"
+#include "deep/tally.hpp"
 #include "deep/tt_perft.hpp"
 #include "gpu_perft.hpp"
 
@@ -11,7 +13,10 @@ namespace gperft {
 PerftEngine::PerftEngine(const EngineOptions& o) : options_(o), backend_(resolve_backend(o.backend)) {
     if (backend_ == Backend::Cpu && o.hash_mb > 0) {
         keys_ = chess::build_zobrist_data(o.zobrist_seed);
-        table_ = std::make_unique<PerftTable>(PerftTable::buckets_for_mb(size_t(o.hash_mb)));
+        if (o.stats)
+            stats_table_ = std::make_unique<StatsTable>(StatsTable::buckets_for_mb(size_t(o.hash_mb)));
+        else
+            table_ = std::make_unique<PerftTable>(PerftTable::buckets_for_mb(size_t(o.hash_mb)));
     }
 }
 
@@ -38,6 +43,19 @@ std::vector<chess::u128> PerftEngine::perft_batch(const std::vector<chess::Posit
     auto counts = gpu::perft_batch(roots, depth, o, &stats);
     device_table_bytes_ = stats.table_bytes;
     return counts;
+}
+
+std::vector<chess::u128> PerftEngine::stats_batch(const std::vector<chess::Position>& roots, int depth) {
+    if (!options_.stats) throw std::logic_error("stats_batch on an engine made for plain counts");
+    if (backend_ == Backend::Cpu)
+        return stats_tallies(roots, depth, options_.threads, stats_table_.get(), chess::Zobrist{keys_.get()});
+    // The device's statistics pipeline counts one root's rows a call.
+    std::vector<chess::u128> out;
+    out.reserve(roots.size() * tally_width(true, depth));
+    for (const chess::Position& root : roots) {
+        for (const gpu::StatsRow& row : gpu::perft_stats(root, depth)) out.insert(out.end(), row.c, row.c + chess::STAT_COUNT);
+    }
+    return out;
 }
 
 }  // namespace gperft

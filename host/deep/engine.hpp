@@ -9,6 +9,7 @@
 
 #include "backend.hpp"
 #include "chess/zobrist.hpp"
+#include "deep/stats_tt.hpp"
 #include "deep/tt.hpp"
 
 namespace gperft {
@@ -18,6 +19,7 @@ struct EngineOptions {
     int threads = 0;        // CPU threads (also the host side of the GPU backend); 0: all
     long long hash_mb = 0;  // transposition table, MiB: the CPU's, or the device's; 0: none, -1: backend's choice
     uint64_t zobrist_seed = chess::DEFAULT_ZOBRIST_SEED;
+    bool stats = false;     // perft --stats: the CPU table holds statistics rows
 };
 
 class PerftEngine {
@@ -30,6 +32,9 @@ class PerftEngine {
 
     // perft(depth) of every root; never a partial result.
     std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth);
+    // The statistics tally (deep/tally.hpp) of every root at `depth`, one
+    // after another; the engine must have been made with `stats`.
+    std::vector<chess::u128> stats_batch(const std::vector<chess::Position>& roots, int depth);
 
     Backend backend() const { return backend_; }
     const char* backend_name() const { return backend_ == Backend::Gpu ? "gpu" : "cpu"; }
@@ -37,7 +42,9 @@ class PerftEngine {
     std::string device_name() const;
     // The table size in MiB actually in use on the CPU (0 on the GPU backend,
     // whose table the device owns).
-    size_t cpu_table_mb() const { return table_ ? table_->bytes() >> 20 : 0; }
+    size_t cpu_table_mb() const {
+        return table_ ? table_->bytes() >> 20 : stats_table_ ? stats_table_->bytes() >> 20 : 0;
+    }
     // The device's table memory in MiB as of the last batch (0 before one,
     // and on the CPU backend).
     size_t device_table_mb() const { return device_table_bytes_ >> 20; }
@@ -47,6 +54,7 @@ class PerftEngine {
     Backend backend_;
     std::unique_ptr<chess::ZobristData> keys_;
     std::unique_ptr<PerftTable> table_;
+    std::unique_ptr<StatsTable> stats_table_;
     size_t device_table_bytes_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "chess/io/count_text.hpp"
+#include "deep/tally.hpp"
 
 namespace gperft {
 
@@ -53,6 +54,8 @@ void check_header(const std::string& payload, const JournalHeader& expect, const
     std::istringstream in(payload);
     std::string magic, version, k_depth, depth, k_split, split, k_seed, seed, k_units, units, k_fen;
     in >> magic >> version >> k_depth >> depth >> k_split >> split >> k_seed >> seed >> k_units >> units >> k_fen;
+    const bool stats = k_fen == "stats";
+    if (stats) in >> k_fen;
     std::string fen;
     std::getline(in >> std::ws, fen);
     if (magic != "gperft-journal" || k_depth != "depth" || k_split != "split" || k_seed != "seed" ||
@@ -64,6 +67,10 @@ void check_header(const std::string& payload, const JournalHeader& expect, const
                                wanted + "; use another journal file");
     };
     differs("format version", version, std::to_string(expect.version));
+    auto kind = [](bool s) { return s ? "statistics rows (perft --stats)" : "plain perft counts"; };
+    if (stats != expect.stats)
+        throw JournalError(where + ": the journal holds " + kind(stats) + ", this run counts " + kind(expect.stats) +
+                           "; use another journal file");
     differs("position", fen, expect.fen);
     differs("depth", depth, std::to_string(expect.depth));
     differs("split depth", split, std::to_string(expect.split));
@@ -73,17 +80,19 @@ void check_header(const std::string& payload, const JournalHeader& expect, const
 
 JournalUnit parse_unit(const std::string& payload, const std::string& where) {
     std::istringstream in(payload);
-    std::string tag, index, fp, remaining, count, extra;
-    in >> tag >> index >> fp >> remaining >> count >> extra;
+    std::string tag, index, fp, remaining;
+    in >> tag >> index >> fp >> remaining;
     JournalUnit u;
     long long i = 0, r = 0;
-    const auto c = chess::parse_u128(count);
-    if (tag != "unit" || !parse_int(index, UINT32_MAX, i) || !parse_hex(fp, u.fingerprint) ||
-        !parse_int(remaining, 255, r) || !c || !extra.empty())
+    if (tag != "unit" || !parse_int(index, UINT32_MAX, i) || !parse_hex(fp, u.fingerprint) || !parse_int(remaining, 255, r))
         throw JournalError(where + " is not a unit record");
+    for (std::string count; in >> count;) {
+        const auto c = chess::parse_u128(count);
+        if (!c) throw JournalError(where + " is not a unit record");
+        u.tally.push_back(*c);
+    }
     u.index = uint32_t(i);
     u.remaining = int(r);
-    u.count = *c;
     return u;
 }
 
@@ -95,6 +104,9 @@ void check_unit(const JournalUnit& u, const JournalHeader& expect, const std::ve
         throw JournalError(where + ": unit " + std::to_string(u.index) + " is a different position in this run");
     if (u.remaining != expect.depth - expect.split)
         throw JournalError(where + ": unit " + std::to_string(u.index) + " was counted to the wrong depth");
+    if (u.tally.size() != tally_width(expect.stats, u.remaining))
+        throw JournalError(where + ": unit " + std::to_string(u.index) + " has " + std::to_string(u.tally.size()) +
+                           " counts, this run's units have " + std::to_string(tally_width(expect.stats, u.remaining)));
 }
 
 // Makes a newly created file's directory entry durable too.
@@ -117,12 +129,13 @@ std::string journal_line(std::string_view payload) {
 
 std::string header_payload(const JournalHeader& h) {
     return "gperft-journal " + std::to_string(h.version) + " depth " + std::to_string(h.depth) + " split " +
-           std::to_string(h.split) + " seed " + hex(h.seed, 16) + " units " + std::to_string(h.units) + " fen " + h.fen;
+           std::to_string(h.split) + " seed " + hex(h.seed, 16) + " units " + std::to_string(h.units) + (h.stats ? " stats" : "") + " fen " + h.fen;
 }
 
 std::string unit_payload(const JournalUnit& u) {
-    return "unit " + std::to_string(u.index) + " " + hex(u.fingerprint, 16) + " " + std::to_string(u.remaining) + " " +
-           chess::to_string(u.count);
+    std::string text = "unit " + std::to_string(u.index) + " " + hex(u.fingerprint, 16) + " " + std::to_string(u.remaining);
+    for (const chess::u128& c : u.tally) text += " " + chess::to_string(c);
+    return text;
 }
 
 JournalContents read_journal(std::string_view text, const JournalHeader& expect,
@@ -144,8 +157,8 @@ JournalContents read_journal(std::string_view text, const JournalHeader& expect,
         } else {
             const JournalUnit u = parse_unit(payload, where);
             check_unit(u, expect, fingerprints, where);
-            const auto [it, fresh] = r.done.emplace(u.index, u.count);
-            if (!fresh && it->second != u.count)
+            const auto [it, fresh] = r.done.emplace(u.index, u.tally);
+            if (!fresh && it->second != u.tally)
                 throw JournalError(where + ": unit " + std::to_string(u.index) + " has two different counts");
         }
         pos = nl + 1;
@@ -206,7 +219,7 @@ void Journal::append(const std::vector<JournalUnit>& units) {
     std::string text;
     for (const JournalUnit& u : units) text += journal_line(unit_payload(u));
     write_all(text);
-    for (const JournalUnit& u : units) done_.emplace(u.index, u.count);
+    for (const JournalUnit& u : units) done_.emplace(u.index, u.tally);
 }
 
 void Journal::write_all(const std::string& text) {

@@ -6,8 +6,11 @@
 //
 // Text format, one record per line, each ending in " *" and the FNV-1a 32
 // checksum (8 hex digits) of what precedes it:
-//   gperft-journal <version> depth <D> split <S> seed <hex> units <N> fen <FEN> *xxxxxxxx
-//   unit <index> <fingerprint hex> <remaining depth> <count> *xxxxxxxx
+//   gperft-journal <version> depth <D> split <S> seed <hex> units <N> [stats] fen <FEN> *xxxxxxxx
+//   unit <index> <fingerprint hex> <remaining depth> <count>... *xxxxxxxx
+// A unit's record holds its tally (deep/tally.hpp): one count for perft, the
+// statistics rows of every remaining ply for perft --stats (whose header says
+// `stats`, so that the two kinds of journal refuse each other).
 #pragma once
 
 #include <cstdint>
@@ -35,6 +38,7 @@ struct JournalHeader {
     int split = 0;
     uint64_t seed = 0;
     uint64_t units = 0;
+    bool stats = false;  // perft --stats: each unit's record holds rows
     std::string fen;
 };
 
@@ -42,7 +46,7 @@ struct JournalUnit {
     uint32_t index = 0;
     uint64_t fingerprint = 0;
     int remaining = 0;
-    chess::u128 count = 0;
+    std::vector<chess::u128> tally;  // tally_width(stats, remaining) counts
 };
 
 // Line text with its checksum and newline.
@@ -54,7 +58,7 @@ std::string unit_payload(const JournalUnit& u);
 // many leading bytes are intact (everything after them is a torn tail).
 struct JournalContents {
     bool has_header = false;
-    std::map<uint32_t, chess::u128> done;
+    std::map<uint32_t, std::vector<chess::u128>> done;
     size_t intact_bytes = 0;
 };
 
@@ -72,7 +76,7 @@ class Journal {
     Journal(const Journal&) = delete;
     Journal& operator=(const Journal&) = delete;
 
-    const std::map<uint32_t, chess::u128>& done() const { return done_; }
+    const std::map<uint32_t, std::vector<chess::u128>>& done() const { return done_; }
     // Appends the units in one write and makes them durable (fsync).
     void append(const std::vector<JournalUnit>& units);
 
@@ -81,7 +85,7 @@ class Journal {
 
     std::string path_;
     int fd_ = -1;
-    std::map<uint32_t, chess::u128> done_;
+    std::map<uint32_t, std::vector<chess::u128>> done_;
 };
 
 }  // namespace gperft

@@ -19,6 +19,7 @@ struct PositionHasher {
 }  // namespace
 
 std::vector<u128> UnitCounter::count(const std::vector<Position>& units, int remaining) {
+    if (stats_) return engine_.stats_batch(units, remaining);
     if (!table_.enabled() || remaining < 2) return engine_.perft_batch(units, remaining);
     const Attacks at = host_attacks();
     std::vector<u128> out(units.size(), 0);

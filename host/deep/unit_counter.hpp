@@ -14,17 +14,22 @@ namespace gperft {
 
 class UnitCounter {
    public:
-    UnitCounter(PerftEngine& engine, HostTable& table) : engine_(engine), table_(table) {}
+    // `stats`: units are counted as statistics tallies (deep/tally.hpp), by
+    // the engine alone (the host table holds plain counts).
+    UnitCounter(PerftEngine& engine, HostTable& table, bool stats = false)
+        : engine_(engine), table_(table), stats_(stats) {}
 
-    // perft(remaining) of every unit. With the host table on (and at least
-    // two plies left), each unit's children are looked up as exact
-    // positions; the batch's misses are merged, counted in one backend call
-    // and remembered for later batches.
+    // The tally of every unit at `remaining`, one after another: perft
+    // (one count a unit) or statistics rows. For perft with the host table
+    // on (and at least two plies left), each unit's children are looked up
+    // as exact positions; the batch's misses are merged, counted in one
+    // backend call and remembered for later batches.
     std::vector<chess::u128> count(const std::vector<chess::Position>& units, int remaining);
 
    private:
     PerftEngine& engine_;
     HostTable& table_;
+    bool stats_;
 };
 
 // Units per backend call: small at first (the journal and the progress bar

@@ -45,7 +45,7 @@ struct Job {
         fit_run_memory(root, depth, split, o, plan);
         engine = std::make_unique<PerftEngine>(plan.engine);
         units = build_work_units(root, split);
-        book = std::make_unique<UnitBook>(root, depth, units, o.zobrist_seed, o.journal);
+        book = std::make_unique<UnitBook>(root, depth, units, o.zobrist_seed, o.journal, o.stats);
     }
 };
 
@@ -225,7 +225,7 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     }
     const int remaining = depth - job->split;
     HostTable table(job->plan.host_hash_mb << 20);
-    UnitCounter counter(*job->engine, table);
+    UnitCounter counter(*job->engine, table, o.stats);
     Dispatcher dispatcher(largest_first(job->units, job->book->todo(), remaining), s.size(), o.batch_units);
     // Launchers forward stderr through a pipe: a line a minute for the log
     // then (or every --progress seconds), the bar only where rank 0 has the
@@ -260,7 +260,7 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     d.hash_mb = job->engine->cpu_table_mb();
     d.device_hash_mb = (long long)job->engine->device_table_mb();
     d.host_hash_mb = job->plan.host_hash_mb;
-    fill_unit_result(d, job->units, *job->book, table.hits());
+    fill_unit_result(d, job->root, job->units, *job->book, table.hits());
     d.perft.backend = backend;
     d.perft.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return r;

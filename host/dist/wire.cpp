@@ -69,22 +69,26 @@ Batch unpack_batch(const Words& w) {
 Words pack(const BatchResult& r) {
     uint64_t bits;
     std::memcpy(&bits, &r.seconds, sizeof bits);
-    Words w{r.units.size(), bits};
+    const size_t width = r.units.empty() ? 0 : r.counts.size() / r.units.size();
+    Words w{r.units.size(), bits, width};
     for (size_t i = 0; i < r.units.size(); ++i) {
         w.push_back(r.units[i]);
-        put_u128(w, r.counts[i]);
+        for (size_t k = 0; k < width; ++k) put_u128(w, r.counts[i * width + k]);
     }
     return w;
 }
 
 BatchResult unpack_result(const Words& w) {
-    expect(w.size() >= 2 && w.size() == 2 + 3 * w[0], "result");
+    expect(w.size() >= 3 && w[2] <= (1u << 16), "result");
+    const size_t n = w[0], width = w[2], record = 1 + 2 * width;
+    expect(n <= (w.size() - 3) / record && w.size() == 3 + n * record, "result");
     BatchResult r;
     std::memcpy(&r.seconds, &w[1], sizeof r.seconds);
-    for (size_t i = 0; i < w[0]; ++i) {
-        expect(w[2 + 3 * i] <= UINT32_MAX, "result");
-        r.units.push_back(uint32_t(w[2 + 3 * i]));
-        r.counts.push_back(get_u128(w[3 + 3 * i], w[4 + 3 * i]));
+    for (size_t i = 0; i < n; ++i) {
+        const size_t at = 3 + i * record;
+        expect(w[at] <= UINT32_MAX, "result");
+        r.units.push_back(uint32_t(w[at]));
+        for (size_t k = 0; k < width; ++k) r.counts.push_back(get_u128(w[at + 1 + 2 * k], w[at + 2 + 2 * k]));
     }
     return r;
 }

@@ -5,7 +5,8 @@
 //
 //   hello   worker -> 0   [backend (0 cpu, 1 gpu), threads]
 //   batch   0 -> worker   [remaining depth, n, unit index x n, position x n (6 words each)]
-//   result  worker -> 0   [n, seconds (IEEE bits), (unit index, count low, count high) x n]
+//   result  worker -> 0   [n, seconds (IEEE bits), width, (unit index, (count low, count high) x width) x n]
+//                         (width: the counts of a unit's tally, deep/tally.hpp)
 //   failure worker -> 0   [exit status, length, text bytes packed 8 per word]
 //   stop, test fault      0 -> worker (a fault carries its mode as a failure's text)
 #pragma once
@@ -53,7 +54,7 @@ Batch unpack_batch(const Words& w);
 
 struct BatchResult {
     std::vector<uint32_t> units;
-    std::vector<chess::u128> counts;
+    std::vector<chess::u128> counts;  // the units' tallies, counts.size() / units.size() each
     double seconds = 0;
 };
 Words pack(const BatchResult& r);

@@ -43,7 +43,7 @@ int serve(const Session& s, int depth, const DeepOptions& o) {
         return report_failure(s, {status_for(e), e.what()});
     }
     send_words(s, 0, TAG_HELLO, pack(Hello{engine->backend(), o.threads, engine->device_name()}));
-    UnitCounter counter(*engine, *table);
+    UnitCounter counter(*engine, *table, o.stats);
     for (;;) {
         const Message m = wait_message(s, 0);
         if (m.tag == TAG_STOP) return 0;
