@@ -270,6 +270,7 @@ TEST(GpuBackend, CommandLineStatisticsAndDeepRunsMatchCpu) {
     SKIP_WITHOUT_DEVICE();
     const std::vector<std::string> invocations = {
         "perft --stats --depth 5 --json", "perft --stats --depth 4 --json --fen " + shell_quote(KIWIPETE),
+        "perft --stats --depth 5 --json --split 2 --batch-units 32 --quiet",
         "perft --depth 6 --divide --json --split 2 --hash 64 --quiet",
         "perft --depth 5 --json --split 2 --hash 64 --zobrist-seed 12345 --quiet --fen " + shell_quote(KIWIPETE)};
     static const std::regex volatile_fields(R"re(, "(seconds|nps|backend|hash_mb|device_hash_mb|host_hash_mb)": ("[^"]*"|[^,}]*))re");

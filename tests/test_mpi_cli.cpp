@@ -89,6 +89,30 @@ TEST_F(MpiCli, JsonAddsTheRanksAndTheUnitsEachCounted) {
     EXPECT_EQ(sum, std::stoll(json_field(r.out, "units")) - std::stoll(json_field(r.out, "units_resumed")));
 }
 
+// Statistics rows summed over the ranks: the text output (printed once) is
+// the single process's, and a journaled run whose worker is killed resumes
+// to the same rows.
+TEST_F(MpiCli, StatisticsRowsSumOverTheRanks) {
+    const std::string args = "perft --stats --depth 5 --split 2 --batch-units 16" + CPU1;
+    const ProcessResult single = run_gperft(args);
+    ASSERT_EQ(single.status, 0) << single.err;
+    ASSERT_TRUE(contains(single.out, "Nodes searched: 4865609\n")) << single.out;
+    ASSERT_TRUE(contains(single.out, "checkmates")) << single.out;
+    const ProcessResult many = mpirun(args);
+    EXPECT_EQ(many.status, 0) << many.err;
+    EXPECT_EQ(many.out, single.out);
+
+    Journal j;
+    const std::string journaled = args + " --journal " + j.path;
+    const ProcessResult killed = mpirun_with_a_death(journaled, "GPERFT_TEST_FAULT=1:4:kill");
+    EXPECT_NE(killed.status, 0);
+    EXPECT_EQ(killed.out, "");
+    ASSERT_GE(count_lines(slurp(j.path)) - 1, 4);
+    const ProcessResult resumed = mpirun(journaled);
+    EXPECT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_EQ(resumed.out, single.out);
+}
+
 // Every rank on the GPU backend, the host pipeline standing in for each
 // rank's device (GPERFT_HOST_GPU): perft and unique give the CPU's counts,
 // and the JSON names each rank's device.
