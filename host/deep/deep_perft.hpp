@@ -55,8 +55,8 @@ int auto_split(int depth, Backend resolved);
 
 // Automatic table sizes in MiB: a bounded fraction of the free memory
 // (split among `sharers` processes), grown with the depth (deeper runs
-// meet more distinct positions).
-size_t auto_hash_mb(int depth, int sharers = 1);
+// meet more distinct positions); a statistics table is larger.
+size_t auto_hash_mb(int depth, int sharers = 1, bool stats = false);
 size_t auto_host_hash_mb(int depth, int sharers = 1);
 size_t available_memory_mb();
 

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Deep perft statistics against the Grand Chess Tree's published rows.
+
+Runs `gperft perft --stats` on the deep engine (table, work units, a journal
+per case) for each case, and writes results/stats_deep.json: the machine,
+gperft's commit, and per case the wall and CPU seconds, peak memory, table
+size, split and units, and every column of every ply beside GCT's value.
+
+A case whose journal holds finished units resumes from it (a run too long
+for one sitting is started again with the same --journal-dir); each sitting
+is recorded, and a sitting that is interrupted (Ctrl-C, a signal) is saved
+as such before the script stops.
+
+Usage:
+  bench/stats_deep.py [--gperft build/gperft] [--threads 2]
+                      [--journal-dir build/journals] [--out results/stats_deep.json]
+                      CASE...
+  CASE is NAME:DEPTH with NAME one of start, kiwipete, position6 (GCT's
+  positions 0, 1, 2), e.g. start:9 kiwipete:7 position6:7.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gct_row_check import SKIP  # noqa: E402  (the columns that are not counts)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GCT = {
+    "start": "tests/data/perft/grandchesstree_p0_results.json",
+    "kiwipete": "tests/data/perft/grandchesstree_p1_results.json",
+    "position6": "tests/data/perft/grandchesstree_p2_results.json",
+}
+
+
+def machine():
+    model = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    with open("/proc/meminfo") as f:
+        mem_kb = int(next(line.split()[1] for line in f if line.startswith("MemTotal")))
+    return {"cpu": model, "cores": os.cpu_count(), "memory_gib": round(mem_kb / 2**20, 1), "os": platform.platform()}
+
+
+def commit():
+    try:
+        sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        return sha + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def sitting(args, name, depth, fen, journal):
+    cmd = [args.gperft, "perft", "--stats", "--depth", str(depth), "--fen", fen, "--json", "--quiet",
+           "--threads", str(args.threads), "--journal", journal] + args.extra
+    timing = journal + ".time"
+    start = time.monotonic()
+    proc = subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", "-o", timing] + cmd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate()
+    except KeyboardInterrupt:
+        proc.terminate()
+        out, err = proc.communicate()
+    wall = time.monotonic() - start
+    user = system = peak_kb = 0.0
+    try:
+        with open(timing) as f:
+            user, system, peak_kb = (float(x) for x in f.read().split()[-3:])
+        os.remove(timing)
+    except (OSError, ValueError):
+        pass
+    record = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join(cmd[1:]),
+        "exit": proc.returncode,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(user + system, 2),
+        "peak_rss_mib": round(peak_kb / 1024, 1),
+    }
+    if proc.returncode != 0:
+        record["stderr"] = err.strip()[-400:]
+        return record, None
+    return record, json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
+
+
+def compare(result, gct_file, depth):
+    with open(os.path.join(ROOT, gct_file)) as f:
+        published = {r["depth"]: r for r in json.load(f)["results"]}
+    rows, wrong = [], 0
+    for got in result["stats"]:
+        want = published.get(got["depth"])
+        if want is None:
+            rows.append({"depth": got["depth"], "published": False})
+            continue
+        cells = {}
+        for key in want:
+            if key in SKIP or key not in got:
+                continue
+            equal = int(got[key]) == int(want[key])
+            wrong += not equal
+            cells[key] = {"gperft": int(got[key]), "gct": int(want[key]), "equal": equal}
+        rows.append({"depth": got["depth"], "columns": cells})
+    return rows, wrong
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--gperft", default=os.path.join(ROOT, "build", "gperft"))
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--journal-dir", default=os.path.join(ROOT, "build", "journals"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "results", "stats_deep.json"))
+    parser.add_argument("--extra", nargs=argparse.REMAINDER, default=[], help="further perft options, last")
+    parser.add_argument("cases", nargs="+")
+    args = parser.parse_args()
+
+    doc = {"cases": {}}
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            doc = json.load(f)
+    doc.update({"benchmark": "perft --stats on the deep engine against the Grand Chess Tree",
+                "machine": machine(), "gperft_commit": commit()})
+    os.makedirs(args.journal_dir, exist_ok=True)
+    status = 0
+    for case in args.cases:
+        name, _, depth_text = case.partition(":")
+        if name not in GCT or not depth_text.isdigit():
+            sys.exit(f"stats_deep.py: bad case '{case}' (want NAME:DEPTH, NAME one of {', '.join(GCT)})")
+        depth = int(depth_text)
+        with open(os.path.join(ROOT, GCT[name])) as f:
+            fen = json.load(f)["position_fen"]
+        key = f"{name} d{depth}"
+        entry = doc["cases"].get(key, {"fen": fen, "depth": depth, "sittings": []})
+        journal = os.path.join(args.journal_dir, f"stats_{name}_d{depth}.journal")
+        print(f"{key}: running (journal {journal})", flush=True)
+        record, result = sitting(args, name, depth, fen, journal)
+        entry["sittings"].append(record)
+        if result is not None:
+            rows, wrong = compare(result, GCT[name], depth)
+            entry.update({
+                "wall_s_total": round(sum(s["wall_s"] for s in entry["sittings"]), 2),
+                "cpu_s_total": round(sum(s["cpu_s"] for s in entry["sittings"]), 2),
+                "peak_rss_mib": max(s["peak_rss_mib"] for s in entry["sittings"]),
+                "hash_mb": result.get("hash_mb"), "split": result.get("split"), "units": result.get("units"),
+                "units_resumed_last_sitting": result.get("units_resumed"),
+                "columns_compared": sum(len(r.get("columns", {})) for r in rows), "columns_wrong": wrong,
+                "rows": rows,
+            })
+            print(f"{key}: {entry['columns_compared']} columns against GCT, {wrong} wrong, "
+                  f"{record['wall_s']} s wall, {record['cpu_s']} s CPU, {record['peak_rss_mib']} MiB", flush=True)
+            status |= wrong != 0
+        else:
+            print(f"{key}: exit {record['exit']}: {record.get('stderr', '')}", flush=True)
+            status = 1
+        doc["cases"][key] = entry
+        with open(args.out, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        if record["exit"] < 0 or record["exit"] in (130, 143):
+            break  # interrupted: the journal keeps the finished units
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
