@@ -23,6 +23,7 @@
 #include "commands/cli.hpp"
 #include "position_line.hpp"
 #include "cpu_stats.hpp"
+#include "deep/deep_perft.hpp"
 #include "frontier.hpp"
 #include "gpu_perft.hpp"
 #include "pgn/compressed_input.hpp"
@@ -126,14 +127,27 @@ nb::object perft(const std::string& fen, int depth, const std::string& moves, bo
 }
 
 nb::dict stats(const std::string& fen, int depth, const std::string& moves, const std::string& backend,
-               const std::optional<int>& threads, bool chess960) {
+               const std::optional<int>& threads, const std::optional<long long>& hash_mib, bool chess960) {
     check_depth(depth, 30);
+    if (hash_mib && *hash_mib < 0) throw std::invalid_argument("hash_mib must be 0 (no table) or more, or None");
     const chess::Position root = root_of(fen, moves, chess960);
     const Backend b = resolve_backend(backend_of(backend));
     const int t = threads_of(threads);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<StatsTotal> rows =
-        run([&] { return b == Backend::Gpu ? gpu::perft_stats(root, depth) : cpu_perft_stats(root, depth, t); });
+    // As perft --stats: the deep engine (table, work units) with a table
+    // size or from the deep threshold, else one plain pass.
+    const bool deep = hash_mib.has_value() || depth >= deep_threshold(b);
+    const std::vector<StatsTotal> rows = run([&] {
+        if (deep) {
+            DeepOptions o;
+            o.backend = b;
+            o.threads = t;
+            o.stats = true;
+            o.hash_mb = hash_mib.value_or(-1);
+            return run_deep_perft(root, depth, o).stats;
+        }
+        return b == Backend::Gpu ? gpu::perft_stats(root, depth) : cpu_perft_stats(root, depth, t);
+    });
     nb::list plies;
     for (size_t d = 0; d < rows.size(); ++d) {
         nb::dict row;
@@ -300,9 +314,10 @@ NB_MODULE(gperft, m) {
           "The number of legal move paths of `depth` plies from `fen` ('startpos' or a FEN; after `moves`, UCI text). With "
           "divide=True, a dict {UCI move: count}, sorted by move text as the command line's divide.");
     m.def("stats", &stats, "fen"_a, "depth"_a, nb::kw_only(), "moves"_a = "", "backend"_a = "auto",
-          "threads"_a = nb::none(), "chess960"_a = false,
+          "threads"_a = nb::none(), "hash_mib"_a = nb::none(), "chess960"_a = false,
           "perft --stats --json as a dict: per ply, nodes, captures, e.p., castles, promotions, checks by kind, "
-          "checkmates by kind, stalemates.");
+          "checkmates by kind, stalemates. hash_mib: the statistics table in MiB as perft --stats --hash "
+          "(0: none; None: sized from the position and depth).");
     m.def("unique", &unique, "depth"_a, "fen"_a = "startpos", nb::kw_only(), "backend"_a = "auto",
           "threads"_a = nb::none(), "memory_mib"_a = nb::none(), "chess960"_a = false,
           "unique --json as a dict: distinct positions (FIDE 9.2) after each ply 0..depth, classified, with "

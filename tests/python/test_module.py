@@ -83,6 +83,14 @@ def test_stats_agree_with_python_chess():
             assert {key: row[key] for key in keys} == rows[k], (fen, k + 1)
 
 
+def test_stats_through_the_table_give_the_same_rows():
+    plain = gperft.stats(KIWIPETE, 4, backend="cpu", threads=1)["stats"]
+    for hash_mib in (0, 4):
+        assert gperft.stats(KIWIPETE, 4, backend="cpu", threads=2, hash_mib=hash_mib)["stats"] == plain
+    with pytest.raises(ValueError, match="hash_mib"):
+        gperft.stats(KIWIPETE, 4, hash_mib=-1)
+
+
 def distinct_per_ply(board, depth):
     """Distinct positions (python-chess's transposition key: pieces, side,
     castling rights, and an e.p. square only when a capture there is legal)."""
