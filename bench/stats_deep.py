@@ -82,6 +82,7 @@ def sitting(args, name, depth, fen, journal):
         pass
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": commit(),
         "command": " ".join(cmd[1:]),
         "exit": proc.returncode,
         "wall_s": round(wall, 2),
