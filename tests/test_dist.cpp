@@ -155,6 +155,26 @@ TEST(DistSchedule, AdaptiveBatchesGrowForAFastRank) {
     EXPECT_EQ(d.next(0).size(), 2 * first_cpu);
 }
 
+// A CPU batch's units are shared among the threads: however slow a unit,
+// a batch keeps four a thread (a start d10 statistics run, units of 0.3 s,
+// once fell to batches of one and ran on one of its two threads).
+TEST(DistSchedule, SlowUnitsStillFillEveryThread) {
+    for (int threads : {1, 2, 7}) {
+        BatchSizer cpu(0, Backend::Cpu, threads);
+        EXPECT_EQ(cpu.size(), size_t(4 * threads));
+        cpu.observe(cpu.size(), 1000.0);  // far above the target time
+        EXPECT_EQ(cpu.size(), size_t(4 * threads)) << threads << " threads";
+        cpu.observe(cpu.size(), 1e-6);  // far below: it grows again
+        EXPECT_EQ(cpu.size(), size_t(8 * threads));
+    }
+    BatchSizer gpu(0, Backend::Gpu, 2);
+    gpu.observe(gpu.size(), 1000.0);
+    EXPECT_EQ(gpu.size(), 1u);  // the GPU shares a batch inside one call
+    BatchSizer fixed(3, Backend::Cpu, 2);
+    fixed.observe(3, 1000.0);
+    EXPECT_EQ(fixed.size(), 3u);  // --batch-units is taken as given
+}
+
 TEST(DistLaunch, EnvironmentNamesTheLauncherAndRank) {
     {
         EnvVar a("OMPI_COMM_WORLD_SIZE", "4"), b("OMPI_COMM_WORLD_RANK", "3");

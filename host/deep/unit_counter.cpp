@@ -1,6 +1,7 @@
 #include "deep/unit_counter.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <unordered_map>
 
 #include "chess/movegen.hpp"
@@ -48,13 +49,16 @@ std::vector<u128> UnitCounter::count(const std::vector<Position>& units, int rem
 
 BatchSizer::BatchSizer(int fixed, Backend resolved, int threads)
     : fixed_(fixed),
-      size_(fixed > 0 ? size_t(fixed) : resolved == Backend::Gpu ? 256 : size_t(2 * std::max(threads, 2))),
+      floor_(resolved == Backend::Gpu ? 1
+                                      : 4 * (threads > 0 ? size_t(threads)
+                                                         : std::max<size_t>(1, std::thread::hardware_concurrency()))),
+      size_(fixed > 0 ? size_t(fixed) : resolved == Backend::Gpu ? 256 : floor_),
       target_(resolved == Backend::Gpu ? 2.0 : 0.5) {}
 
 void BatchSizer::observe(size_t units, double seconds) {
     if (fixed_ > 0 || units == 0) return;
     const double per_unit = std::max(seconds, 1e-6) / double(units);
-    size_ = std::clamp(size_t(target_ / per_unit), size_t(1), 2 * size_);
+    size_ = std::clamp(size_t(target_ / per_unit), floor_, std::max(floor_, 2 * size_));
 }
 
 }  // namespace gperft

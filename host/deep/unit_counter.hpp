@@ -35,6 +35,8 @@ class UnitCounter {
 // Units per backend call: small at first (the journal and the progress bar
 // hear from the run early), then grown towards a target duration per call
 // (half a second on the CPU, two on the GPU), at most doubling each time.
+// On the CPU a batch's units are shared among the threads, so a batch never
+// holds fewer than four units a thread, however long a unit takes.
 class BatchSizer {
    public:
     BatchSizer(int fixed, Backend resolved, int threads);
@@ -43,6 +45,7 @@ class BatchSizer {
 
    private:
     int fixed_;
+    size_t floor_;
     size_t size_;
     double target_;
 };
