@@ -17,8 +17,9 @@
 #      per call; goal under 5 ms), start perft 9 and Kiwipete perft 7
 #      without tables and without duplicate removal (raw throughput), unique
 #      ply 7 on the GPU against A083276, `perft --stats` start depth 7
-#      against the Grand Chess Tree row, deep perft 11 with tables and, when
-#      at least 320 s are left, perft 12;
+#      against the Grand Chess Tree row (in one call, and in 400 work units
+#      on the deep engine), deep perft 11 with tables and, when at least
+#      320 s are left, perft 12;
 #   7. a one-screen summary.
 # One JSON file (GPU, commit, every step's status, tests, benchmarks) plus
 # logs go to $OUT, or results/ when OUT is unset. Without a GPU (a dry run)
@@ -222,16 +223,23 @@ if [ $rc -ne $SKIP ]; then
   checked unique_ply7 "$rc" "$([ -n "$got" ] && [ "$got" = "$want" ] && echo true || echo false)" \
     "{\"distinct\": ${got:-null}, \"a083276\": $want}"
 fi
-device_step stats_depth7 40 "./$BUILD/gperft" perft --stats --depth 7 --backend gpu --json
-rc=$?
-if [ $rc -ne $SKIP ]; then
+# stats_run NAME LIMIT GPERFT_ARGS...: perft --stats --depth 7 on the GPU, every column against GCT's row.
+stats_run() {
+  local name=$1 limit=$2 rc verdict
+  shift 2
+  device_step "$name" "$limit" "./$BUILD/gperft" perft --stats --depth 7 --backend gpu --json "$@"
+  rc=$?
+  [ $rc -eq $SKIP ] && return 0
   if command -v python3 > /dev/null; then
-    verdict=$(python3 bench/gct_row_check.py "$logs/stats_depth7.log" tests/data/perft/grandchesstree_p0_results.json 7 2>&1)
-    checked stats_depth7 "$rc" "$([ "${verdict%% *}" = match: ] && echo true || echo false)" "$(json_str "$verdict")"
+    verdict=$(python3 bench/gct_row_check.py "$logs/$name.log" tests/data/perft/grandchesstree_p0_results.json 7 2>&1)
+    checked "$name" "$rc" "$([ "${verdict%% *}" = match: ] && echo true || echo false)" "$(json_str "$verdict")"
   else
-    runs+="${runs:+, }{\"name\": \"stats_depth7\", \"status\": $rc, \"match\": null, \"result\": \"no python3 to compare with the GCT row\"}"
+    runs+="${runs:+, }{\"name\": \"$name\", \"status\": $rc, \"match\": null, \"result\": \"no python3 to compare with the GCT row\"}"
   fi
-fi
+}
+stats_run stats_depth7 40
+# The same row through the deep engine: 400 work units of 5 plies, each a device statistics call.
+stats_run stats_units_depth7 40 --split 2 --quiet
 # Deep runs with tables: perft 11, and perft 12 when the budget leaves room.
 cli_run deep_perft11_tables 80 2097651003696806 perft --depth 11
 if [ "$(left)" -ge 320 ]; then
