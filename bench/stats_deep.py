@@ -2,9 +2,10 @@
 """Deep perft statistics against the Grand Chess Tree's published rows.
 
 Runs `gperft perft --stats` on the deep engine (table, work units, a journal
-per case) for each case, and writes results/stats_deep.json: the machine,
-gperft's commit, and per case the wall and CPU seconds, peak memory, table
-size, split and units, and every column of every ply beside GCT's value.
+per case) for each case, and writes results/stats_deep.json: per case the
+machine, each sitting's commit, wall and CPU seconds and peak memory (and
+the units in the journal after it), the table size, split and units, and
+every column of every ply beside GCT's value.
 
 A case whose journal holds finished units resumes from it (a run too long
 for one sitting is started again with the same --journal-dir); each sitting
@@ -23,6 +24,7 @@ import datetime
 import json
 import os
 import platform
+import signal
 import subprocess
 import sys
 import time
@@ -60,17 +62,25 @@ def commit():
         return "unknown"
 
 
+def interrupted(signum, frame):
+    """A SIGTERM (`kill`, the end of a session) stops a sitting as Ctrl-C does: saved, then the script ends."""
+    raise KeyboardInterrupt
+
+
 def sitting(args, name, depth, fen, journal):
     cmd = [args.gperft, "perft", "--stats", "--depth", str(depth), "--fen", fen, "--json", "--quiet",
            "--threads", str(args.threads), "--journal", journal] + args.extra
     timing = journal + ".time"
+    ran = commit()
     start = time.monotonic()
+    # A group of its own: an interrupt reaches gperft (which saves its journal
+    # and exits) as well as /usr/bin/time (which waits for it and reports).
     proc = subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", "-o", timing] + cmd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         out, err = proc.communicate()
     except KeyboardInterrupt:
-        proc.terminate()
+        os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate()
     wall = time.monotonic() - start
     user = system = peak_kb = 0.0
@@ -82,13 +92,18 @@ def sitting(args, name, depth, fen, journal):
         pass
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "commit": commit(),
+        "commit": ran,
         "command": " ".join(cmd[1:]),
         "exit": proc.returncode,
         "wall_s": round(wall, 2),
         "cpu_s": round(user + system, 2),
         "peak_rss_mib": round(peak_kb / 1024, 1),
     }
+    try:
+        with open(journal) as f:
+            record["units_in_journal"] = sum(line.startswith("unit ") for line in f)
+    except OSError:
+        pass
     if proc.returncode != 0:
         record["stderr"] = err.strip()[-400:]
         return record, None
@@ -124,13 +139,13 @@ def main():
     parser.add_argument("--extra", nargs=argparse.REMAINDER, default=[], help="further perft options, last")
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, interrupted)
 
     doc = {"cases": {}}
     if os.path.exists(args.out):
         with open(args.out) as f:
             doc = json.load(f)
-    doc.update({"benchmark": "perft --stats on the deep engine against the Grand Chess Tree",
-                "machine": machine(), "gperft_commit": commit()})
+    doc.update({"benchmark": "perft --stats on the deep engine against the Grand Chess Tree"})
     os.makedirs(args.journal_dir, exist_ok=True)
     status = 0
     for case in args.cases:
@@ -142,6 +157,7 @@ def main():
             fen = json.load(f)["position_fen"]
         key = f"{name} d{depth}"
         entry = doc["cases"].get(key, {"fen": fen, "depth": depth, "sittings": []})
+        entry["machine"] = machine()
         journal = os.path.join(args.journal_dir, f"stats_{name}_d{depth}.journal")
         print(f"{key}: running (journal {journal})", flush=True)
         record, result = sitting(args, name, depth, fen, journal)
