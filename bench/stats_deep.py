@@ -10,7 +10,8 @@ every column of every ply beside GCT's value.
 A case whose journal holds finished units resumes from it (a run too long
 for one sitting is started again with the same --journal-dir); each sitting
 is recorded, and a sitting that is interrupted (Ctrl-C, a signal) is saved
-as such before the script stops.
+as such before the script stops. A case without its journal starts again
+and replaces its old record.
 
 Usage:
   bench/stats_deep.py [--gperft build/gperft] [--threads 2]
@@ -156,9 +157,12 @@ def main():
         with open(os.path.join(ROOT, GCT[name])) as f:
             fen = json.load(f)["position_fen"]
         key = f"{name} d{depth}"
-        entry = doc["cases"].get(key, {"fen": fen, "depth": depth, "sittings": []})
-        entry["machine"] = machine()
         journal = os.path.join(args.journal_dir, f"stats_{name}_d{depth}.journal")
+        # Sittings add up only while a journal carries the run over: without
+        # one the case starts again, and its old record is replaced.
+        entry = doc["cases"].get(key) if os.path.exists(journal) else None
+        entry = entry or {"fen": fen, "depth": depth, "sittings": []}
+        entry["machine"] = machine()
         print(f"{key}: running (journal {journal})", flush=True)
         record, result = sitting(args, name, depth, fen, journal)
         entry["sittings"].append(record)

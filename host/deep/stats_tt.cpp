@@ -85,9 +85,11 @@ void StatsTable::store(const Key128& key, int depth, const PerftStats& row) {
 
 namespace {
 
-// Below this remaining depth rows come from chess::perft_stats directly
-// (its last two plies are fused); from it nodes go through the table.
-constexpr int MIN_STATS_TT_DEPTH = 3;
+// Below this remaining depth rows come from chess::perft_stats directly;
+// from it nodes go through the table. A miss at FUSED_DEPTH or less is
+// counted by chess::perft_stats too (its last two plies are fused).
+constexpr int MIN_STATS_TT_DEPTH = 2;
+constexpr int FUSED_DEPTH = 2;
 
 using StatsTotal = BasicPerftStats<u128>;
 
@@ -139,7 +141,13 @@ void node(const Position& p, const Key128& k, int depth, const Context& cx, Basi
             return;
         }
         PerftStats row;
-        children<Us, uint64_t>(p, k, depth, cx, row);
+        if (depth <= FUSED_DEPTH) {
+            PerftStats rows[FUSED_DEPTH];
+            perft_stats<Us>(p, cx.at, depth, rows);
+            row = rows[depth - 1];
+        } else {
+            children<Us, uint64_t>(p, k, depth, cx, row);
+        }
         cx.table->store(k, depth, row);
         out += row;
     } else {
