@@ -23,10 +23,16 @@ constexpr double LEAF_ITEM_BYTES = sizeof(uint32_t) + sizeof(uint16_t);
 constexpr double made_item_bytes(std::size_t position_bytes) {
     return double(sizeof(uint32_t) + sizeof(uint16_t) + position_bytes + sizeof(uint32_t) + 2 * sizeof(uint64_t) + 1);
 }
+// A made item's statistics row (STAT_COUNT 64-bit counts), in statistics runs.
+constexpr double ROW_ITEM_BYTES = 14 * sizeof(uint64_t);
 // A made item's 128-bit key, and its duplicate link with its share of the
 // sort's buffers (two keys, two ids) and scratch.
 constexpr double KEY_ITEM_BYTES = 16;
 constexpr double DEDUP_ITEM_BYTES = sizeof(uint32_t) + 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t) + 1;
+// A root's level arrays: always keyed and linked, with a row in statistics runs.
+constexpr double root_item_bytes(std::size_t position_bytes, bool stats) {
+    return made_item_bytes(position_bytes) + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES + (stats ? ROW_ITEM_BYTES : 0);
+}
 // The arena's first part a slice of roots may take (1 / ROOT_SHARE of it).
 constexpr double ROOT_SHARE = 8;
 
@@ -48,7 +54,7 @@ struct ArenaInputs {
     std::size_t position_bytes = 0;
     bool tables = false;       // the call has transposition tables
     bool dedup = false;        // duplicate removal
-    bool stats = false;        // the statistics leaf: one more made level, never keyed
+    bool stats = false;        // the statistics leaf: one more made level, a row per position
     int keyed_min_depth = 3;   // device depths from which levels carry keys (tables, dedup)
     std::size_t cap = 0;       // the most the arena may take (the budget less the tables); 0: none
 };
@@ -72,10 +78,11 @@ inline ArenaPlan plan_arena(const ArenaInputs& in) {
     p.device_depth = in.depth - p.host_plies;
     const double roots = double(in.roots) * std::pow(g, p.host_plies);
     p.device_roots = uint64_t(std::min(roots, 1e18));
-    const bool keyed = !in.stats && p.device_depth >= in.keyed_min_depth && (in.tables || in.dedup);
+    const bool keyed = p.device_depth >= in.keyed_min_depth && (in.tables || in.dedup);
+    const double row = in.stats ? ROW_ITEM_BYTES : 0;
     p.made_bytes = made_item_bytes(in.position_bytes) + (keyed ? KEY_ITEM_BYTES : 0) +
-                   (keyed && in.dedup ? DEDUP_ITEM_BYTES : 0);
-    const double root_item = made_item_bytes(in.position_bytes) + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES;
+                   (keyed && in.dedup ? DEDUP_ITEM_BYTES : 0) + row;
+    const double root_item = root_item_bytes(in.position_bytes, in.stats);
     const double below = p.device_depth <= 1 && !in.stats
                              ? 0.0
                              : roots * (sizeof(uint64_t) + g * subtree_bytes(p.device_depth, g, p.made_bytes,

@@ -2,7 +2,7 @@
 // the per-item work of level_work.hpp (and level_keys.hpp, level_stats.hpp),
 // CUB's scans and radix sort, and copies for the few values the host driver
 // reads, all on the stream of the run's device (gpu_perft.cu). GPU-only refinements live here: the warp shuffles behind
-// accumulate and reduce_stats and the shared-memory staging behind generate
+// accumulate and accumulate_rows and the shared-memory staging behind generate
 // (host_exec.hpp models them step by step). Every call and launch is checked.
 #pragma once
 
@@ -105,32 +105,32 @@ __global__ void __launch_bounds__(LaunchShape<F>::block, LaunchShape<F>::min_blo
     if (segment_tail(lane, c.key, key_above) && sum) atomicAdd(counters + c.key, sum);
 }
 
-// Each thread classifies its item into its own counters; the block sums them
-// (warp shuffles, then across warps through shared memory) and adds each
-// non-zero sum with one atomic.
+// accumulate_kernel's segmented sums for a row of STAT_COUNT columns: the
+// keys are shuffled once per step, each column's sum beside them; the last
+// lane of each run adds its non-zero sums with one atomic each.
 template <class F>
-__global__ void __launch_bounds__(STATS_BLOCK) stats_kernel(F f, uint64_t n, unsigned long long* counters) {
-    static_assert(STATS_BLOCK % WARP == 0 && chess::STAT_COUNT <= STATS_BLOCK,
-                  "whole warps, and one thread per counter for the block's sum");
+__global__ void __launch_bounds__(ROWS_BLOCK) accumulate_rows_kernel(F f, uint64_t n, unsigned long long* rows) {
+    static_assert(ROWS_BLOCK % WARP == 0, "whole warps");
     constexpr unsigned ALL_LANES = 0xFFFFFFFFu;
-    constexpr int WARPS = STATS_BLOCK / WARP;
-    __shared__ unsigned long long partial[chess::STAT_COUNT][WARPS];
     const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    chess::PerftStats s;
-    if (i < n) f(i, s);
-    const int lane = int(threadIdx.x) & (WARP - 1), warp = int(threadIdx.x) / WARP;
+    const RowContribution r = i < n ? f(i) : RowContribution{NO_KEY, {}};
+    const int lane = int(threadIdx.x) & (WARP - 1);
+    unsigned long long sum[chess::STAT_COUNT];
 #pragma unroll
-    for (int k = 0; k < chess::STAT_COUNT; ++k) {
-        unsigned long long v = s.c[k];
-        for (int d = WARP / 2; d > 0; d /= 2) v += __shfl_down_sync(ALL_LANES, v, d);
-        if (lane == 0) partial[k][warp] = v;
+    for (int k = 0; k < chess::STAT_COUNT; ++k) sum[k] = r.row.c[k];
+    for (int d = 1; d < WARP; d *= 2) {
+        const uint32_t key_below = __shfl_up_sync(ALL_LANES, r.key, d);
+#pragma unroll
+        for (int k = 0; k < chess::STAT_COUNT; ++k) {
+            const unsigned long long sum_below = __shfl_up_sync(ALL_LANES, sum[k], d);
+            sum[k] = segmented_step(lane, d, r.key, sum[k], key_below, sum_below);
+        }
     }
-    __syncthreads();
-    if (threadIdx.x < chess::STAT_COUNT) {
-        unsigned long long sum = 0;
-        for (int w = 0; w < WARPS; ++w) sum += partial[threadIdx.x][w];
-        if (sum) atomicAdd(counters + threadIdx.x, sum);
-    }
+    const uint32_t key_above = __shfl_down_sync(ALL_LANES, r.key, 1);
+    if (!segment_tail(lane, r.key, key_above)) return;
+#pragma unroll
+    for (int k = 0; k < chess::STAT_COUNT; ++k)
+        if (sum[k]) atomicAdd(rows + uint64_t(r.key) * chess::STAT_COUNT + k, sum[k]);
 }
 
 template <class G>
@@ -148,22 +148,21 @@ __global__ void __launch_bounds__(GENERATE_BLOCK) generate_kernel(G g) {
 class DeviceExec {
    public:
     DeviceExec(cudaStream_t stream, void* arena, std::size_t bytes, uint32_t* error_flag, Attacks tables,
-               Zobrist keys, PerftTables perft_tables, std::size_t table_bytes)
+               Zobrist keys, TableMemory table_memory)
         : stream_(stream),
           arena_(arena, bytes),
           error_(error_flag),
           at_(tables),
           keys_(keys),
-          perft_tables_(perft_tables),
-          table_bytes_(table_bytes) {
+          table_memory_(table_memory) {
         cuda_check(cudaMemsetAsync(error_, 0, sizeof(uint32_t), stream_), "cudaMemsetAsync(error flag)");
     }
 
     StackArena& arena() { return arena_; }
     Attacks tables() const { return at_; }
     Zobrist zobrist() const { return keys_; }
-    PerftTables perft_tables() const { return perft_tables_; }
-    std::size_t table_bytes() const { return table_bytes_; }
+    TableMemory table_memory() const { return table_memory_; }
+    std::size_t table_bytes() const { return table_memory_.bytes; }
     uint32_t* error_flag() { return error_; }
     void check_error(const char* what) {
         if (read(error_)) throw std::runtime_error(std::string("GPU perft: ") + what);
@@ -211,11 +210,11 @@ class DeviceExec {
     }
 
     template <class F>
-    void reduce_stats(uint64_t n, const F& f, uint64_t* counters) {
+    void accumulate_rows(uint64_t n, const F& f, uint64_t* rows) {
         if (n == 0) return;
-        stats_kernel<<<unsigned((n + STATS_BLOCK - 1) / STATS_BLOCK), STATS_BLOCK, 0, stream_>>>(
-            f, n, reinterpret_cast<unsigned long long*>(counters));
-        check_launch<F>("statistics");
+        accumulate_rows_kernel<<<unsigned((n + ROWS_BLOCK - 1) / ROWS_BLOCK), ROWS_BLOCK, 0, stream_>>>(
+            f, n, reinterpret_cast<unsigned long long*>(rows));
+        check_launch<F>("row accumulation");
     }
 
     template <class G>
@@ -275,8 +274,7 @@ class DeviceExec {
     uint32_t* error_;
     Attacks at_;
     Zobrist keys_;
-    PerftTables perft_tables_;
-    std::size_t table_bytes_;
+    TableMemory table_memory_;
 };
 
 }  // namespace gperft::gpu

@@ -24,9 +24,9 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
     return device::perft_batch(roots, depth, options, stats);
 }
 
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
-    if (host::stand_in::active()) return host::stand_in::perft_stats(root, depth, options, stats);
-    return device::perft_stats(root, depth, options, stats);
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options, Stats* stats) {
+    if (host::stand_in::active()) return host::stand_in::perft_stats(roots, depth, options, stats);
+    return device::perft_stats(roots, depth, options, stats);
 }
 
 void release_device_memory() {

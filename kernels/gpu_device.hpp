@@ -10,7 +10,7 @@ namespace gperft::gpu::device {
 Status status();
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
                                      Stats* stats);
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats);
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options, Stats* stats);
 void release_device_memory();
 chess::Attacks device_attacks();
 

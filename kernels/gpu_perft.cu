@@ -70,11 +70,11 @@ class Device {
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
 
-    // Tables as `o` asks and an arena for arena_want bytes, within the cap
+    // Tables as `o` asks (of rows when `rows`) and an arena for arena_want bytes, within the cap
     // (device_memory.hpp), kept from the calls before when they serve, and
     // the keys of o.zobrist_seed.
-    void configure(const Options& o, std::size_t arena_want) {
-        const bool new_keys = prepare_for(memory_, o, arena_want, [] {
+    void configure(const Options& o, bool rows, std::size_t arena_want) {
+        const bool new_keys = prepare_for(memory_, o, rows, arena_want, [] {
             DeviceFree d;
             cuda_check(cudaMemGetInfo(&d.free, &d.total), "cudaMemGetInfo");
             return d;
@@ -88,7 +88,7 @@ class Device {
 
     DeviceExec exec() {
         return DeviceExec(stream_, memory_.arena(), memory_.arena_bytes(), error_, attacks(), chess::Zobrist{keys_},
-                          layout_tables(memory_.tables(), memory_.table_bytes()), memory_.table_bytes());
+                          TableMemory{memory_.tables(), memory_.table_bytes()});
     }
     void synchronize(const char* what) { cuda_check(cudaStreamSynchronize(stream_), what); }
     std::mutex& mutex() { return mutex_; }
@@ -172,7 +172,7 @@ auto on_device(const Options& options, const ArenaInputs& shape, const char* wha
         Device& d;
         ~EndCall() { d.end_call(); }
     } end_call{device};
-    device.configure(options, plan_arena(shape).arena_bytes);
+    device.configure(options, shape.stats, plan_arena(shape).arena_bytes);
     DeviceExec exec = device.exec();
     auto out = f(exec);
     device.synchronize(what);
@@ -202,11 +202,11 @@ chess::Attacks device_attacks() {
     return current_device().attacks();  // built once per device, thread-safely
 }
 
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options, Stats* stats) {
     Stats local;
-    return on_device(options, call_arena_inputs({root}, depth, options, true), "statistics kernels",
+    return on_device(options, call_arena_inputs(roots, depth, options, true), "statistics kernels",
                      [&](DeviceExec& exec) {
-        return perft_stats_with(exec, root, depth, options, stats ? *stats : local);
+        return perft_stats_with(exec, roots, depth, options, stats ? *stats : local);
     });
 }
 

@@ -57,7 +57,8 @@ struct Options {
     double chunk_estimate_scale = 1.0;
     // Transposition tables, one per remaining depth 3..7 (perft_tables.hpp),
     // all depths together in bytes: 0 none, AUTO_TABLES sized automatically.
-    // On the device they persist between calls with the same sizes and seed.
+    // On the device they persist between calls with the same sizes, seed and
+    // kind (counts, or statistics rows).
     long long table_bytes = 0;
     // Seed of the 128-bit Zobrist keys of the tables and duplicate removal;
     // a second run with another seed confirms a result.
@@ -98,10 +99,12 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
                                      Stats* stats = nullptr);
 
-// Statistics of every ply below root: rows[k] classifies the moves made at
-// ply k + 1, k < depth (the pipeline runs once per depth with a classifying
-// leaf; tables and duplicate removal are not used). Throws like perft_batch.
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options = {},
+// Statistics of every ply below every root: rows[i * depth + k] classifies
+// the moves made at ply k + 1 below roots[i], k < depth (the pipeline runs
+// once per depth with a classifying leaf, through tables of rows when
+// options.table_bytes asks for them, and duplicate removal). Throws like
+// perft_batch.
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options = {},
                                   Stats* stats = nullptr);
 
 // Gives the arena and the tables back to the device (a run's end: the next

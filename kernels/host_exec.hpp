@@ -93,8 +93,8 @@ class HostExec {
     StackArena& arena() { return arena_; }
     Attacks tables() const { return chess::host_attacks(); }
     Zobrist zobrist() const { return Zobrist{keys_.get()}; }
-    PerftTables perft_tables() const { return tables_; }
-    std::size_t table_bytes() const { return table_bytes_; }
+    TableMemory table_memory() const { return tables_; }
+    std::size_t table_bytes() const { return tables_.bytes; }
     uint32_t* error_flag() { return &error_; }
     void check_error(const char* what) const {
         if (error_) throw std::runtime_error(std::string("host pipeline: ") + what);
@@ -171,16 +171,19 @@ class HostExec {
 
     // Statistics of items [0, n): per-thread counters summed per block of
     // STATS_BLOCK threads, each block's sums added to counters[0, STAT_COUNT).
+    // Statistics rows: f(i) gives item i's row and the row (key) it adds
+    // into, rows[key * STAT_COUNT ...]; every column summed by warp_sums, as
+    // the device's shuffles do.
     template <class F>
-    void reduce_stats(uint64_t n, const F& f, uint64_t* counters) {
-        for (uint64_t b = 0; b < n; b += STATS_BLOCK) {
-            chess::PerftStats block;
-            for (uint64_t i = b; i < n && i < b + STATS_BLOCK; ++i) {
-                chess::PerftStats mine;
-                f(i, mine);
-                block += mine;
+    void accumulate_rows(uint64_t n, const F& f, uint64_t* rows) {
+        for (uint64_t w = 0; w < n; w += WARP) {
+            RowContribution r[WARP];
+            for (int l = 0; l < WARP; ++l) r[l] = w + l < n ? f(w + l) : RowContribution{NO_KEY, {}};
+            for (int k = 0; k < chess::STAT_COUNT; ++k) {
+                Contribution c[WARP];
+                for (int l = 0; l < WARP; ++l) c[l] = {r[l].key, r[l].row.c[k]};
+                warp_sums(c, [&](uint32_t key, uint64_t sum) { rows[uint64_t(key) * chess::STAT_COUNT + k] += sum; });
             }
-            for (int k = 0; k < chess::STAT_COUNT; ++k) counters[k] += block.c[k];
         }
     }
 
@@ -188,8 +191,7 @@ class HostExec {
     // The arena and the tables of `m`.
     void use(const PipelineMemory<HostAllocator>& m) {
         arena_ = StackArena(m.arena(), m.arena_bytes());
-        tables_ = layout_tables(m.tables(), m.table_bytes());
-        table_bytes_ = m.table_bytes();
+        tables_ = TableMemory{m.tables(), m.table_bytes()};
     }
 
     PipelineMemory<HostAllocator> memory_;  // empty in a view
@@ -198,8 +200,7 @@ class HostExec {
     std::vector<uint8_t> stage_owner_;
     uint32_t error_ = 0;
     std::unique_ptr<chess::ZobristData> keys_;
-    PerftTables tables_;
-    std::size_t table_bytes_ = 0;
+    TableMemory tables_;
     bool planted_generation_fault_ = false;
 };
 

@@ -34,10 +34,10 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
     return perft_batch_with(exec, roots, depth, options, stats ? *stats : local);
 }
 
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
-    HostExec exec = make_exec(options, call_arena_inputs({root}, depth, options, true));
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options, Stats* stats) {
+    HostExec exec = make_exec(options, call_arena_inputs(roots, depth, options, true));
     Stats local;
-    return perft_stats_with(exec, root, depth, options, stats ? *stats : local);
+    return perft_stats_with(exec, roots, depth, options, stats ? *stats : local);
 }
 
 // The stand-in keeps one PipelineMemory for the process, as a device's
@@ -68,7 +68,7 @@ auto run(const Options& o, const ArenaInputs& shape, F&& f) {
     } end_call{m.memory};
     const Fault fault = planted_fault();
     m.memory.allocator().refuse = fault == Fault::Allocation;
-    prepare_for(m.memory, o, plan_arena(shape).arena_bytes, [] { return DeviceFree{STAND_IN_BYTES, STAND_IN_BYTES}; });
+    prepare_for(m.memory, o, shape.stats, plan_arena(shape).arena_bytes, [] { return DeviceFree{STAND_IN_BYTES, STAND_IN_BYTES}; });
     HostExec exec(m.memory, o.zobrist_seed);
     if (fault == Fault::Generation) exec.plant_generation_fault();
     if (fault == Fault::Arena) exec.arena() = StackArena(m.memory.arena(), PLANTED_ARENA_BYTES);
@@ -118,10 +118,10 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
                [&](HostExec& exec) { return perft_batch_with(exec, roots, depth, options, stats ? *stats : local); });
 }
 
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats) {
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options, Stats* stats) {
     Stats local;
-    return run(options, call_arena_inputs({root}, depth, options, true),
-               [&](HostExec& exec) { return perft_stats_with(exec, root, depth, options, stats ? *stats : local); });
+    return run(options, call_arena_inputs(roots, depth, options, true),
+               [&](HostExec& exec) { return perft_stats_with(exec, roots, depth, options, stats ? *stats : local); });
 }
 
 void release_memory() {

@@ -21,7 +21,7 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, 
                                      Stats* stats = nullptr);
 
 // Like gpu::perft_stats.
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options = {},
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options = {},
                                   Stats* stats = nullptr);
 
 // The host pipeline standing in for a CUDA device as the GPU backend, when
@@ -47,7 +47,7 @@ Fault planted_fault();
 void raise_planted_fault(const std::string& call);
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
                                      Stats* stats);
-std::vector<StatsRow> perft_stats(const chess::Position& root, int depth, const Options& options, Stats* stats);
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>& roots, int depth, const Options& options, Stats* stats);
 void release_memory();
 }  // namespace stand_in
 

@@ -35,9 +35,13 @@
 // the third ply below a root on, so large levels hold many (the start
 // position's ply 5: 4.9 million paths, 0.82 million positions).
 //
-// Statistics (run_stats): the same levels, made one ply further (r >= 3) and
-// with a leaf that classifies the last ply's moves (level_stats.hpp) into the
-// run's counters; no roll-up, no keys.
+// Statistics (run_stats, level_stats.hpp): the same levels, made one ply
+// further (r >= 3), each position with a statistics row instead of a count:
+// the leaf classifies the last ply's moves into its parent's row, rows roll
+// up, and keyed levels look rows up in and store them to row tables (the
+// same memory, laid out in 128-byte slots). A run's tables hold counts or
+// rows, never both: the memory is cleared when the kind changes
+// (pipeline_memory.hpp).
 #pragma once
 
 #include <algorithm>
@@ -61,6 +65,7 @@ constexpr uint64_t MAX_CHUNK_ITEMS = (uint64_t(1) << 31) - 1;
 // Bytes of the pipeline's items (arena_plan.hpp, which sizes the arena from them).
 constexpr double MADE_ITEM_BYTES = made_item_bytes(sizeof(Position));
 static_assert(KEY_ITEM_BYTES == sizeof(Key128), "the arena plan counts 16 bytes a key");
+static_assert(ROW_ITEM_BYTES == sizeof(chess::PerftStats), "the arena plan counts a row of 64-bit counts");
 
 template <class Exec>
 class LevelPipeline {
@@ -72,7 +77,8 @@ class LevelPipeline {
           stats_(stats),
           at_(exec.tables()),
           zobrist_(exec.zobrist()),
-          tables_(exec.perft_tables()),
+          tables_(stats_mode ? PerftTables{} : layout_tables<TableEntry>(exec.table_memory())),
+          row_tables_(stats_mode ? layout_tables<RowEntry>(exec.table_memory()) : RowTables{}),
           options_(options),
           stats_mode_(stats_mode),
           leaf_max_(stats_mode ? 2 : 3) {}
@@ -82,42 +88,47 @@ class LevelPipeline {
     template <Color Us>
     void run(const Position* roots, uint64_t n, int depth, uint64_t* out) {
         ArenaScope scope(arena_);
-        keyed_ = !stats_mode_ && depth >= TABLE_MIN_DEPTH && (tables_.any() || options_.dedup);
-        made_bytes_ = MADE_ITEM_BYTES + (keyed_ ? KEY_ITEM_BYTES : 0) + (keyed_ && options_.dedup ? DEDUP_ITEM_BYTES : 0);
+        const Level level = run_roots<Us>(roots, n, depth);
+        exec_.download(out, level.nodes, n);
+    }
+
+    // The statistics rows of the moves at ply `depth` below n roots whose
+    // side to move is Us (1 <= depth <= MAX_DEVICE_DEPTH) into
+    // out[0, n * STAT_COUNT), STAT_COUNT counts a root.
+    template <Color Us>
+    void run_stats(const Position* roots, uint64_t n, int depth, uint64_t* out) {
+        ArenaScope scope(arena_);
+        const Level level = run_roots<Us>(roots, n, depth);
+        exec_.download(out, level.rows, n * chess::STAT_COUNT);
+    }
+
+   private:
+    // The roots' level with its subtree done (within the caller's arena scope).
+    template <Color Us>
+    Level run_roots(const Position* roots, uint64_t n, int depth) {
+        const bool tables = stats_mode_ ? row_tables_.any() : tables_.any();
+        keyed_ = depth >= TABLE_MIN_DEPTH && (tables || options_.dedup);
+        made_bytes_ = MADE_ITEM_BYTES + (keyed_ ? KEY_ITEM_BYTES : 0) + (keyed_ && options_.dedup ? DEDUP_ITEM_BYTES : 0) +
+                      (stats_mode_ ? ROW_ITEM_BYTES : 0);
         counters_ = arena_.alloc<uint64_t>(RUN_COUNTERS, "run counters");
         exec_.clear(counters_, RUN_COUNTERS);
         const Level level = make_roots<Us>(roots, n, depth);
         process<Us>(level, depth);
-        if (level.rep) exec_.for_each(n, ResolveDuplicates{level.rep, level.nodes});
+        if (level.rep && stats_mode_)
+            exec_.for_each(n, ResolveDuplicateRows{level.rep, level.rows});
+        else if (level.rep)
+            exec_.for_each(n, ResolveDuplicates{level.rep, level.nodes});
         store(level, depth);
         exec_.check_error("move generation disagreed with move counting");
-        exec_.download(out, level.nodes, n);
         uint64_t c[RUN_COUNTERS];
         exec_.download(c, counters_, RUN_COUNTERS);
         stats_.table_hits += c[COUNTER_TABLE_HITS];
         stats_.table_stores += c[COUNTER_TABLE_STORES];
         stats_.duplicates += c[COUNTER_DUPLICATES];
         ++stats_.batches;
+        return level;
     }
 
-    // Adds the statistics of the moves at ply `depth` below n roots whose
-    // side to move is Us (1 <= depth <= MAX_DEVICE_DEPTH) into row.
-    template <Color Us>
-    void run_stats(const Position* roots, uint64_t n, int depth, chess::PerftStats& row) {
-        ArenaScope scope(arena_);
-        keyed_ = false;
-        made_bytes_ = MADE_ITEM_BYTES;
-        counters_ = arena_.alloc<uint64_t>(chess::STAT_COUNT, "statistics counters");
-        exec_.clear(counters_, chess::STAT_COUNT);
-        process<Us>(make_roots<Us>(roots, n, depth), depth);
-        exec_.check_error("move generation disagreed with move counting");
-        chess::PerftStats got;
-        exec_.download(got.c, counters_, chess::STAT_COUNT);
-        row += got;
-        ++stats_.batches;
-    }
-
-   private:
     template <Color Us>
     Level make_roots(const Position* roots, uint64_t n, int depth) {
         const Level level = alloc_level(n, depth);
@@ -134,7 +145,11 @@ class LevelPipeline {
         l.pos = arena_.alloc<Position>(n, "positions");
         l.counts = arena_.alloc<uint32_t>(n, "move counts");
         l.nodes = arena_.alloc<uint64_t>(n, "node counters");
-        if (keyed_) l.keys = arena_.alloc<Key128>(n, "keys");
+        if (stats_mode_) {
+            l.rows = arena_.alloc<uint64_t>(n * chess::STAT_COUNT, "statistics rows");
+            exec_.clear(l.rows, n * chess::STAT_COUNT);
+        }
+        if (keyed_ && r >= TABLE_MIN_DEPTH) l.keys = arena_.alloc<Key128>(n, "keys");
         if (keyed_ && options_.dedup && r >= TABLE_MIN_DEPTH && n > 1 && n >= options_.dedup_min_items)
             l.rep = arena_.alloc<uint32_t>(n, "duplicate links");
         return l;
@@ -143,18 +158,29 @@ class LevelPipeline {
     // Right after a level is made: duplicate removal, then the table probe.
     void prepare(const Level& level, int r) {
         if (level.rep) remove_duplicates(level);
-        if (!keyed_ || !tables_.at(r).size) return;
-        exec_.accumulate(level.size, ProbeTable{level.keys, level.counts, level.nodes, tables_.at(r)},
-                         counters_ + COUNTER_TABLE_HITS);
+        if (!keyed_ || !has_table(r)) return;
+        if (stats_mode_)
+            exec_.accumulate(level.size, ProbeRows{level.keys, level.counts, level.rows, row_tables_.at(r)},
+                             counters_ + COUNTER_TABLE_HITS);
+        else
+            exec_.accumulate(level.size, ProbeTable{level.keys, level.counts, level.nodes, tables_.at(r)},
+                             counters_ + COUNTER_TABLE_HITS);
         stats_.table_probes += level.size;
     }
 
     // After the level's subtree is rolled up.
     void store(const Level& level, int r) {
-        if (!keyed_ || !tables_.at(r).size) return;
-        exec_.accumulate(level.size, StoreTable{level.keys, level.counts, level.nodes, tables_.at(r), exec_.error_flag()},
-                         counters_ + COUNTER_TABLE_STORES);
+        if (!keyed_ || !has_table(r)) return;
+        uint32_t* error = exec_.error_flag();
+        if (stats_mode_)
+            exec_.accumulate(level.size, StoreRows{level.keys, level.counts, level.rows, row_tables_.at(r), error},
+                             counters_ + COUNTER_TABLE_STORES);
+        else
+            exec_.accumulate(level.size, StoreTable{level.keys, level.counts, level.nodes, tables_.at(r), error},
+                             counters_ + COUNTER_TABLE_STORES);
     }
+
+    bool has_table(int r) const { return (stats_mode_ ? row_tables_.at(r).size : tables_.at(r).size) != 0; }
 
     void remove_duplicates(const Level& level) {
         ArenaScope scope(arena_);
@@ -185,22 +211,20 @@ class LevelPipeline {
 
     // Expands the largest chunk from parent s that the estimate lets fit;
     // when the levels below need more than estimated, retries with half the
-    // chunk. A failed chunk has added nothing to this level's counters (they
-    // change only after the chunk's subtree is done), so the retry is exact.
+    // chunk. A failed chunk has added nothing to this level's counters or
+    // rows (they change only after the chunk's subtree is done, or in its
+    // leaf, which allocates before it adds), so the retry is exact.
     // Returns the end of the chunk expanded.
     template <Color Us>
     uint64_t expand_fitting(const Level& level, const uint64_t* offsets, uint64_t total, uint64_t s,
                             double per_item, int r) {
-        uint64_t saved[chess::STAT_COUNT];  // statistics go straight to the run's counters: undone on a retry
         for (;; per_item *= 2) {
             const uint64_t e = chunk_end(level, offsets, total, s, per_item);
-            if (stats_mode_) exec_.download(saved, counters_, chess::STAT_COUNT);
             try {
                 expand<Us>(level, offsets, total, s, e, r);
                 return e;
             } catch (const ArenaExhausted&) {
                 if (e == s + 1) throw;  // one parent's subtree does not fit: nothing smaller to try
-                if (stats_mode_) exec_.upload(counters_, saved, chess::STAT_COUNT);
                 ++stats_.chunk_retries;
             }
         }
@@ -248,17 +272,19 @@ class LevelPipeline {
         arena_.release(moves_mark);
         prepare(child, r - 1);
         process<~Us>(child, r - 1);
-        if (stats_mode_) return;
-        exec_.accumulate(items, RollUp{parent, child.nodes, child.rep}, level.nodes);
+        if (stats_mode_)
+            exec_.accumulate_rows(items, RollUpRows{parent, child.rows, child.rep}, level.rows);
+        else
+            exec_.accumulate(items, RollUp{parent, child.nodes, child.rep}, level.nodes);
         store(child, r - 1);
     }
 
     template <Color Us>
     void leaf(const Level& level, const uint32_t* parent, const uint16_t* moves, uint64_t items, int r) {
         if (stats_mode_ && r == 1)
-            exec_.reduce_stats(items, LeafStats<Us, 0>{level.pos, parent, moves, at_}, counters_);
+            exec_.accumulate_rows(items, LeafStats<Us, 0>{level.pos, parent, moves, at_}, level.rows);
         else if (stats_mode_)
-            exec_.reduce_stats(items, LeafStats<Us, 1>{level.pos, parent, moves, at_}, counters_);
+            exec_.accumulate_rows(items, LeafStats<Us, 1>{level.pos, parent, moves, at_}, level.rows);
         else if (r == 2)
             exec_.accumulate(items, LeafCount<Us, 1>{level.pos, parent, moves, at_}, level.nodes);
         else
@@ -273,13 +299,14 @@ class LevelPipeline {
     Stats& stats_;
     Attacks at_;
     Zobrist zobrist_;
-    PerftTables tables_;
+    PerftTables tables_;   // counting runs' tables
+    RowTables row_tables_;  // statistics runs' tables, in the same memory
     Options options_;
     bool stats_mode_;
     int leaf_max_;             // levels up to this remaining depth are the fused leaf's
     bool keyed_ = false;       // this run's levels carry keys
     double made_bytes_ = MADE_ITEM_BYTES;
-    uint64_t* counters_ = nullptr;  // the run's counters in the arena (RUN_COUNTERS, or STAT_COUNT)
+    uint64_t* counters_ = nullptr;  // the run's counters in the arena (RUN_COUNTERS)
 };
 
 namespace detail {
@@ -322,13 +349,12 @@ inline int expand_to_device_depth(std::vector<Position>& pos, std::vector<uint32
 }
 
 // Calls fn(us, roots, n, index) for the positions of each side to move (a
-// level has one side to move) in slices whose root arrays take at most an
-// eighth (1 / ROOT_SHARE) of the arena, and of at most max_slice roots; index[k] is roots[k]'s
-// index in pos.
+// level has one side to move) in slices whose root arrays (with rows in
+// statistics runs) take at most an eighth (1 / ROOT_SHARE) of the arena;
+// index[k] is roots[k]'s index in pos.
 template <class Fn>
-void for_each_root_slice(const std::vector<Position>& pos, const StackArena& arena, uint64_t max_slice, Fn&& fn) {
-    constexpr double ROOT_BYTES = MADE_ITEM_BYTES + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES;
-    const double fit = std::min<double>({double(MAX_CHUNK_ITEMS), double(max_slice), arena.free() / ROOT_SHARE / ROOT_BYTES});
+void for_each_root_slice(const std::vector<Position>& pos, const StackArena& arena, bool stats, Fn&& fn) {
+    const double fit = std::min<double>(double(MAX_CHUNK_ITEMS), arena.free() / ROOT_SHARE / root_item_bytes(sizeof(Position), stats));
     const uint64_t slice = std::max<uint64_t>(1, uint64_t(fit));
     for (const Color us : {chess::WHITE, chess::BLACK}) {
         std::vector<Position> group;
@@ -380,7 +406,7 @@ std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position
     StackArena& arena = exec.arena();
     arena.reset_peak();
     LevelPipeline<Exec> pipeline(exec, stats, options);
-    detail::for_each_root_slice(pos, arena, MAX_CHUNK_ITEMS, [&](Color us, const Position* r, uint64_t n,
+    detail::for_each_root_slice(pos, arena, /*stats=*/false, [&](Color us, const Position* r, uint64_t n,
                                                                  const uint32_t* index) {
         std::vector<uint64_t> nodes(n);
         if (us == chess::WHITE)
@@ -394,39 +420,35 @@ std::vector<chess::u128> perft_batch_with(Exec& exec, const std::vector<Position
     return out;
 }
 
-// Roots per statistics run at device depth d: the run's counters are 64-bit,
-// and each root adds at most 512^d (at most chess::MAX_MOVES = 416 moves per
-// position), so 2^(64 - 9d) roots cannot overflow them.
-inline uint64_t stats_slice(int d) { return 9 * d >= 64 ? 1 : uint64_t(1) << (64 - 9 * std::max(d, 1)); }
-
-// Statistics rows of plies 1..depth below root on one executor: the
-// pipeline runs once per depth with the statistics leaf.
+// Statistics rows of plies 1..depth below every root on one executor,
+// rows[root * depth + ply - 1]: the pipeline runs once per depth with the
+// statistics leaf, so the tables the shallower runs fill serve the deeper.
 template <class Exec>
-std::vector<StatsRow> perft_stats_with(Exec& exec, const Position& root, int depth, const Options& options,
-                                       Stats& stats) {
+std::vector<StatsRow> perft_stats_with(Exec& exec, const std::vector<Position>& roots, int depth,
+                                       const Options& options, Stats& stats) {
     detail::check_options(options, depth);
     stats = Stats{};
-    std::vector<StatsRow> rows;
+    stats.table_bytes = exec.table_bytes();
+    std::vector<StatsRow> rows(roots.size() * std::size_t(depth));
     StackArena& arena = exec.arena();
     arena.reset_peak();
     LevelPipeline<Exec> pipeline(exec, stats, options, /*stats_mode=*/true);
-    for (int d = 1; d <= depth; ++d) {
-        std::vector<Position> pos{root};
+    for (int d = 1; d <= depth && !roots.empty(); ++d) {
+        std::vector<Position> pos = roots;
         std::vector<uint32_t> owner;
         Stats expansion;
         const int device_depth = detail::expand_to_device_depth(pos, owner, d, options, expansion);
         stats.host_plies = std::max(stats.host_plies, expansion.host_plies);
-        StatsRow row;
-        const uint64_t slice = stats_slice(device_depth);
-        detail::for_each_root_slice(pos, arena, slice, [&](Color us, const Position* r, uint64_t n, const uint32_t*) {
-            chess::PerftStats part;
+        detail::for_each_root_slice(pos, arena, /*stats=*/true, [&](Color us, const Position* r, uint64_t n,
+                                                                     const uint32_t* index) {
+            std::vector<chess::PerftStats> part(n);
+            static_assert(sizeof(chess::PerftStats) == chess::STAT_COUNT * sizeof(uint64_t), "rows are plain counts");
             if (us == chess::WHITE)
-                pipeline.template run_stats<chess::WHITE>(r, n, device_depth, part);
+                pipeline.template run_stats<chess::WHITE>(r, n, device_depth, part.data()->c);
             else
-                pipeline.template run_stats<chess::BLACK>(r, n, device_depth, part);
-            row += part;
+                pipeline.template run_stats<chess::BLACK>(r, n, device_depth, part.data()->c);
+            for (uint64_t k = 0; k < n; ++k) rows[std::size_t(owner[index[k]]) * depth + (d - 1)] += part[k];
         });
-        rows.push_back(row);
     }
     stats.arena_bytes = arena.capacity();
     stats.peak_arena_bytes = arena.peak();

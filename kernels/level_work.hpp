@@ -17,13 +17,14 @@ using chess::Position;
 using chess::Zobrist;
 
 // One breadth-first level: positions with one side to move and one remaining
-// depth, each with its number of legal moves and its node counter. A position
-// known ahead (a table hit, a duplicate) has move count 0: nothing below it
-// is expanded.
+// depth, each with its number of legal moves and its node counter (in
+// statistics runs, its row). A position known ahead (a table hit, a
+// duplicate) has move count 0: nothing below it is expanded.
 struct Level {
     Position* pos = nullptr;
     uint32_t* counts = nullptr;  // legal moves of each position still to expand
     uint64_t* nodes = nullptr;   // perft(remaining) of each position, accumulated
+    uint64_t* rows = nullptr;    // statistics runs: STAT_COUNT counts a position (level_stats.hpp), accumulated
     Key128* keys = nullptr;      // Zobrist keys, when the run uses tables or duplicate removal
     uint32_t* rep = nullptr;     // index of each position's kept copy, when the level was de-duplicated
     uint64_t size = 0;

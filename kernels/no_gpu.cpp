@@ -13,7 +13,7 @@ std::vector<chess::u128> perft_batch(const std::vector<chess::Position>&, int, c
     throw std::runtime_error(status().message);
 }
 
-std::vector<StatsRow> perft_stats(const chess::Position&, int, const Options&, Stats*) {
+std::vector<StatsRow> perft_stats(const std::vector<chess::Position>&, int, const Options&, Stats*) {
     throw std::runtime_error(status().message);
 }
 

@@ -36,6 +36,7 @@ struct MemoryRequest {
     long long table_request = 0;    // Options::table_bytes: 0, bytes, or AUTO_TABLES
     DeviceMemoryCap cap;
     uint64_t seed = 0;
+    bool rows = false;  // the tables hold statistics rows (level_stats.hpp), not counts
 };
 
 // The memory is kept between calls (the owner allocates only when a call
@@ -55,16 +56,18 @@ class PipelineMemory {
     // r's exact size); else the arena (and, for other tables or another
     // cap, the tables) planned again (device_memory.hpp) from query(), a
     // callable returning the device's DeviceFree, asked only then. Tables
-    // kept under another seed are zeroed: their entries were keyed with
-    // other keys. Returns true when the caller must make the keys of r.seed.
+    // kept under another seed are zeroed (their entries were keyed with
+    // other keys), and so are tables of the other kind (counts or rows: a
+    // slot of one read as the other would be garbage). Returns true when
+    // the caller must make the keys of r.seed.
     // Throws MemoryUnavailable, or the plan's refusal, holding nothing.
     template <class Query>
     bool prepare(const MemoryRequest& r, Query&& query) {
         if (!(r.table_request == table_request_ && r.cap == cap_)) release();
         if (!(arena_ && serves(r))) plan_again(r, query());
         const bool new_keys = !keyed_ || r.seed != seed_;
-        if (tables_ && keyed_ && r.seed != seed_) alloc_.zero(tables_, table_bytes_);
-        keyed_ = true, seed_ = r.seed;
+        if (tables_ && keyed_ && (r.seed != seed_ || r.rows != rows_)) alloc_.zero(tables_, table_bytes_);
+        keyed_ = true, seed_ = r.seed, rows_ = r.rows;
         return new_keys;
     }
 
@@ -95,7 +98,7 @@ class PipelineMemory {
         if (tables_) alloc_.deallocate(tables_, table_bytes_);
         tables_ = nullptr;
         table_bytes_ = 0;
-        table_request_ = 0, cap_ = {}, seed_ = 0, keyed_ = false;
+        table_request_ = 0, cap_ = {}, seed_ = 0, keyed_ = false, rows_ = false;
     }
 
     void* arena() const { return arena_; }
@@ -168,6 +171,7 @@ class PipelineMemory {
     DeviceMemoryCap cap_;
     uint64_t seed_ = 0;
     bool keyed_ = false;  // the caller has made the keys of seed_
+    bool rows_ = false;   // the tables hold rows
 };
 
 // Options::table_bytes is bytes, 0, or AUTO_TABLES; anything else is refused.
@@ -176,15 +180,15 @@ inline void check_table_request(const Options& o) {
         throw std::invalid_argument("table_bytes must be >= 0 or AUTO_TABLES, not " + std::to_string(o.table_bytes));
 }
 
-// The memory for a call of `o` whose arena plan wants arena_want bytes,
+// The memory for a call of `o` (a statistics call when `rows`) whose arena plan wants arena_want bytes,
 // within the cap in force (device_memory_cap()), the device's free memory
 // asked of query() only when the memory must be planned again. Returns
 // prepare's answer: whether the keys of o.zobrist_seed must be made.
 template <class Allocator, class Query>
-bool prepare_for(PipelineMemory<Allocator>& m, const Options& o, std::size_t arena_want, Query&& query) {
+bool prepare_for(PipelineMemory<Allocator>& m, const Options& o, bool rows, std::size_t arena_want, Query&& query) {
     check_table_request(o);
     static_assert(AUTO_TABLES < 0, "plan_device_memory reads a negative table request as automatic");
-    return m.prepare(MemoryRequest{o.arena_bytes, arena_want, o.table_bytes, device_memory_cap(), o.zobrist_seed},
+    return m.prepare(MemoryRequest{o.arena_bytes, arena_want, o.table_bytes, device_memory_cap(), o.zobrist_seed, rows},
                      query);
 }
 

@@ -255,12 +255,12 @@ TEST(GpuBackend, StatisticsMatchCpu) {
         {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5}};
     for (const auto& [fen, depth] : cases) {
         const chess::Position root = chess::parse_fen(fen);
-        EXPECT_EQ(stats_text(gperft::gpu::perft_stats(root, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
+        EXPECT_EQ(stats_text(gperft::gpu::perft_stats({root}, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
             << fen;
     }
     const chess::Position kiwipete = chess::parse_fen(KIWIPETE);
     Stats stats;
-    const auto small = gperft::gpu::perft_stats(kiwipete, 4, Options{.arena_bytes = 256 << 10, .chunk_estimate_scale = 0.02},
+    const auto small = gperft::gpu::perft_stats({kiwipete}, 4, Options{.arena_bytes = 256 << 10, .chunk_estimate_scale = 0.02},
                                                 &stats);
     EXPECT_EQ(stats_text(small), stats_text(gperft::cpu_perft_stats(kiwipete, 4, 0)));
     EXPECT_GT(stats.chunk_retries, 0u);

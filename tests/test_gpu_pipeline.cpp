@@ -429,12 +429,51 @@ TEST(GpuPipeline, TableSlotsVerifyTheKeyAndDetectTornWrites) {
     EXPECT_EQ(got, 123u);
 }
 
+// A row slot is accepted only when its check matches the key and every word
+// of the row read: an empty slot, another key's slot and a slot whose words
+// come from two writes of different rows are misses; a slot torn between two
+// writes of the same row is that row.
+TEST(GpuPipeline, RowSlotsVerifyTheKeyAndDetectTornWrites) {
+    using namespace gperft::gpu;
+    RowEntry slot[1] = {};
+    const RowTable t{slot, 1};
+    const chess::Key128 a{0x1111, 0xAAAA0000AAAA0000ULL}, b{0x2222, 0xBBBB0000BBBB0000ULL};
+    chess::PerftStats ra, rb, got;
+    for (int k = 0; k < chess::STAT_COUNT; ++k) ra.c[k] = 1000 - k, rb.c[k] = 2000 + 3 * k;
+    EXPECT_FALSE(row_probe(t, a, got.c));
+    EXPECT_FALSE(row_probe(t, chess::Key128{5, 0}, got.c)) << "an empty slot matches no key";
+    row_store(t, a, ra.c);
+    ASSERT_TRUE(row_probe(t, a, got.c));
+    EXPECT_EQ(std::vector<uint64_t>(got.c, got.c + chess::STAT_COUNT), std::vector<uint64_t>(ra.c, ra.c + chess::STAT_COUNT));
+    EXPECT_FALSE(row_probe(t, b, got.c));
+    const RowEntry from_a = slot[0];
+    row_store(t, b, rb.c);
+    const RowEntry from_b = slot[0];
+    for (int k = 0; k < chess::STAT_COUNT; ++k) {  // b's write, one word of a's: neither key's row
+        slot[0] = from_b;
+        slot[0].row[k] = from_a.row[k];
+        EXPECT_FALSE(row_probe(t, a, got.c)) << k;
+        EXPECT_FALSE(row_probe(t, b, got.c)) << k;
+    }
+    slot[0] = from_a;
+    slot[0].check = from_b.check;
+    EXPECT_FALSE(row_probe(t, a, got.c));
+    EXPECT_FALSE(row_probe(t, b, got.c));
+    slot[0] = from_a;
+    chess::PerftStats empty;
+    row_store(t, b, empty.c);  // rows without nodes are not stored
+    EXPECT_TRUE(row_probe(t, a, got.c));
+    row_store(t, a, ra.c);  // two writes of a's row: the same words, so any mix of them is a's row
+    EXPECT_EQ(std::memcmp(&slot[0], &from_a, sizeof(RowEntry)), 0);
+}
+
 TEST(GpuPipeline, TableLayoutSplitsTheMemoryByDepth) {
     using namespace gperft::gpu;
     int weights = 0;
     for (int w : TABLE_WEIGHT) weights += w;
     std::vector<TableEntry> memory(100 * weights);
-    const PerftTables t = layout_tables(memory.data(), memory.size() * sizeof(TableEntry));
+    const TableMemory m{memory.data(), memory.size() * sizeof(TableEntry)};
+    const PerftTables t = layout_tables<TableEntry>(m);
     uint64_t slots = 0;
     for (int r = 0; r <= MAX_DEVICE_DEPTH; ++r) {
         EXPECT_EQ(t.at(r).size, r < TABLE_MIN_DEPTH ? 0u : 100u * TABLE_WEIGHT[r]) << r;
@@ -444,8 +483,12 @@ TEST(GpuPipeline, TableLayoutSplitsTheMemoryByDepth) {
         slots += t.at(r).size;
     }
     EXPECT_EQ(slots, memory.size());
-    EXPECT_FALSE(layout_tables(nullptr, 0).any());
-    EXPECT_FALSE(layout_tables(memory.data(), (weights - 1) * sizeof(TableEntry)).any());  // less than one slot per weight
+    const RowTables rows = layout_tables<RowEntry>(m);  // the same memory in 128-byte slots, split alike
+    for (int r = 0; r <= MAX_DEVICE_DEPTH; ++r)
+        EXPECT_EQ(rows.at(r).size, memory.size() / 8 / weights * TABLE_WEIGHT[r]) << r;
+    EXPECT_EQ(static_cast<void*>(rows.at(TABLE_MIN_DEPTH).entries), static_cast<void*>(memory.data()));
+    EXPECT_FALSE(layout_tables<TableEntry>(TableMemory{}).any());
+    EXPECT_FALSE(layout_tables<TableEntry>(TableMemory{memory.data(), (weights - 1) * sizeof(TableEntry)}).any());  // less than one slot per weight
     for (const uint64_t size : {1ULL, 7ULL, 1000ULL, 1ULL << 40}) {  // slots spread over the whole table
         for (const uint64_t lo : {0ULL, 1ULL << 63, ~0ULL}) EXPECT_LT(mul_hi64(lo, size), size);
         EXPECT_EQ(mul_hi64(~0ULL, size), size - 1);
@@ -464,10 +507,10 @@ TEST(GpuPipeline, StatisticsMatchCpuOnSuitePositions) {
         {"3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", 5}};  // en passant, discovered checks
     for (const auto& [fen, depth] : cases) {
         const chess::Position root = chess::parse_fen(fen);
-        EXPECT_EQ(stats_text(host::perft_stats(root, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
+        EXPECT_EQ(stats_text(host::perft_stats({root}, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
             << fen;
     }
-    EXPECT_TRUE(host::perft_stats(chess::parse_fen(KIWIPETE), 0).empty());
+    EXPECT_TRUE(host::perft_stats({chess::parse_fen(KIWIPETE)}, 0).empty());
 }
 
 // Statistics with a small arena and an optimistic estimate (chunks that fail
@@ -477,13 +520,62 @@ TEST(GpuPipeline, StatisticsSurviveChunkRetriesAndHostPlies) {
     const chess::Position root = chess::parse_fen(POSITION_3);
     const auto want = stats_text(gperft::cpu_perft_stats(root, 5, 0));
     Stats stats;
-    EXPECT_EQ(stats_text(host::perft_stats(root, 5, Options{.arena_bytes = 24 << 10, .chunk_estimate_scale = 0.02},
+    EXPECT_EQ(stats_text(host::perft_stats({root}, 5, Options{.arena_bytes = 24 << 10, .chunk_estimate_scale = 0.02},
                                            &stats)),
               want);
     EXPECT_GT(stats.chunk_retries, 0u);
     Stats host_plies;
-    EXPECT_EQ(stats_text(host::perft_stats(root, 5, Options{.max_device_depth = 2}, &host_plies)), want);
+    EXPECT_EQ(stats_text(host::perft_stats({root}, 5, Options{.max_device_depth = 2}, &host_plies)), want);
     EXPECT_EQ(host_plies.host_plies, 3);
+}
+
+// A batch's statistics, root after root, through row tables (roomy ones,
+// and ones so small that most stores evict and most probes meet another
+// key) and duplicate removal, each on and off: every root's rows are the
+// CPU engine's, and each feature did its work only when on.
+TEST(GpuPipeline, StatisticsThroughRowTablesAndDedupMatchCpuPerRoot) {
+    const auto roots = transposing_batch();
+    std::vector<gperft::StatsTotal> want;
+    for (const chess::Position& root : roots)
+        for (const auto& row : gperft::cpu_perft_stats(root, TRANSPOSING_DEPTH, 0)) want.push_back(row);
+    const auto want_text = stats_text(want);
+    for (const long long bytes : {0LL, 128LL * 15 * 4, 1LL << 22}) {
+        for (const bool dedup : {false, true}) {
+            Options o = keyed(bytes, dedup);
+            o.arena_bytes = 1 << 20;
+            Stats stats;
+            EXPECT_EQ(stats_text(host::perft_stats(roots, TRANSPOSING_DEPTH, o, &stats)), want_text)
+                << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.table_hits > 0, bytes > 0) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.duplicates > 0, dedup) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(stats.table_bytes, std::size_t(bytes));
+            if (bytes > 0 && bytes < (1 << 20)) {
+                EXPECT_LT(stats.table_hits * 2, stats.table_probes) << "most probes miss";
+            }
+        }
+    }
+}
+
+// The stand-in keeps its tables between calls as a device does: statistics
+// after counts, counts after statistics and statistics again, all with the
+// same tables asked for, each right (a table of one kind is cleared before
+// it serves the other).
+TEST(PipelineMemory, StandInTablesServeCountsAndRowsInTurn) {
+    const auto roots = transposing_batch();
+    const auto counts = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    std::vector<gperft::StatsTotal> rows;
+    for (const chess::Position& root : roots)
+        for (const auto& row : gperft::cpu_perft_stats(root, TRANSPOSING_DEPTH, 0)) rows.push_back(row);
+    Options o = keyed(1 << 20, false);
+    o.arena_bytes = 256 << 10;  // chunks, so that later ones find what earlier ones stored
+    for (int turn = 0; turn < 2; ++turn) {
+        Stats s;
+        EXPECT_EQ(stats_text(host::stand_in::perft_stats(roots, TRANSPOSING_DEPTH, o, &s)), stats_text(rows)) << turn;
+        EXPECT_GT(s.table_hits, 0u) << turn;
+        EXPECT_EQ(text(host::stand_in::perft_batch(roots, TRANSPOSING_DEPTH, o, &s)), counts) << turn;
+        EXPECT_GT(s.table_hits, 0u) << turn;
+    }
+    host::stand_in::release_memory();
 }
 
 // The device memory plan (kernels/device_memory.hpp): a call takes its
@@ -605,12 +697,14 @@ TEST(ArenaPlan, SizesTheArenaFromTheCallsShape) {
     EXPECT_GT(capped.chunks, 1u);
     EXPECT_GE(double(capped.chunks) * double(capped.arena_bytes), double(p.level_bytes) * 0.99);
     // Without keys (no tables, no dedup) made items are smaller; statistics
-    // make one level more and never carry keys; depth 1 makes no level.
+    // make one level more and carry a row per position; depth 1 makes no level.
     in.cap = 0, in.depth = 6, in.dedup = false;
     EXPECT_DOUBLE_EQ(plan_arena(in).made_bytes, made_item_bytes(POS));
-    in.dedup = true, in.stats = true;
+    in.stats = true;
+    EXPECT_DOUBLE_EQ(plan_arena(in).made_bytes, made_item_bytes(POS) + ROW_ITEM_BYTES);
+    in.dedup = true;
     const ArenaPlan stats = plan_arena(in);
-    EXPECT_DOUBLE_EQ(stats.made_bytes, made_item_bytes(POS));
+    EXPECT_DOUBLE_EQ(stats.made_bytes, made_item_bytes(POS) + ROW_ITEM_BYTES + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES);
     in.stats = false, in.dedup = false;
     EXPECT_GT(stats.level_bytes, plan_arena(in).level_bytes);
     in.depth = 1;
@@ -682,6 +776,14 @@ TEST(PipelineMemory, KeptBetweenCallsGrownWhenNeededAndGivenBack) {
         r.seed = 2;  // another seed: new keys, tables cleared, nothing allocated
         EXPECT_TRUE(m.prepare(r, query));
         EXPECT_EQ(static_cast<char*>(m.tables())[12345], 0);
+        EXPECT_EQ(dev.allocations, 3);
+        static_cast<char*>(m.tables())[12345] = 7;
+        r.rows = true;  // statistics rows in the same tables: cleared, the keys kept
+        EXPECT_FALSE(m.prepare(r, query));
+        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 0);
+        static_cast<char*>(m.tables())[12345] = 7;
+        EXPECT_FALSE(m.prepare(r, query));  // rows again: kept
+        EXPECT_EQ(static_cast<char*>(m.tables())[12345], 7);
         EXPECT_EQ(dev.allocations, 3);
         r.cap = {900 * MIB, CapSource::Flag};  // another cap: all planned again
         EXPECT_TRUE(m.prepare(r, query));
@@ -771,7 +873,7 @@ TEST(PipelineMemory, StandInCallsAfterTheFirstAllocateNothing) {
     for (int call = 0; call < 100; ++call)
         ASSERT_EQ(chess::to_string(host::stand_in::perft_batch(roots, 5, Options{}, nullptr)[0]), want) << "call " << call;
     const auto stats_want = stats_text(gperft::cpu_perft_stats(roots[0], 3, 0));
-    EXPECT_EQ(stats_text(host::stand_in::perft_stats(roots[0], 3, Options{}, nullptr)), stats_want);
+    EXPECT_EQ(stats_text(host::stand_in::perft_stats({roots[0]}, 3, Options{}, nullptr)), stats_want);
     EXPECT_EQ(host_allocations(), after_first);
     host::stand_in::release_memory();
     EXPECT_EQ(host_bytes_held(), before);

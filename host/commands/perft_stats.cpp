@@ -56,7 +56,7 @@ std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, Back
         Progress bar(0, 0, !quiet, -1, "subtrees");  // cleared before the tables are printed
         return cpu_perft_stats(root, depth, threads, &bar);
     }
-    return gpu::perft_stats(root, depth);  // the same row type
+    return gpu::perft_stats({root}, depth);  // the same row type
 }
 
 }  // namespace

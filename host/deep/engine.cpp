@@ -31,16 +31,20 @@ PerftEngine::~PerftEngine() {
     if (backend_ == Backend::Gpu) gpu::release_device_memory();
 }
 
-std::vector<chess::u128> PerftEngine::perft_batch(const std::vector<chess::Position>& roots, int depth) {
-    if (table_) return tt_perft_batch(roots, depth, options_.threads, *table_, chess::Zobrist{keys_.get()});
-    if (backend_ == Backend::Cpu) return gperft::perft_batch(roots, depth, backend_, options_.threads);
-    // The device keeps its tables between calls with the same sizes and seed,
-    // so later batches find the subtrees earlier ones stored.
+// The device keeps its tables between calls with the same sizes, seed and
+// kind, so later batches find the subtrees (or rows) earlier ones stored.
+gpu::Options PerftEngine::device_options() const {
     gpu::Options o;
     o.table_bytes = options_.hash_mb < 0 ? gpu::AUTO_TABLES : options_.hash_mb << 20;
     o.zobrist_seed = options_.zobrist_seed;
+    return o;
+}
+
+std::vector<chess::u128> PerftEngine::perft_batch(const std::vector<chess::Position>& roots, int depth) {
+    if (table_) return tt_perft_batch(roots, depth, options_.threads, *table_, chess::Zobrist{keys_.get()});
+    if (backend_ == Backend::Cpu) return gperft::perft_batch(roots, depth, backend_, options_.threads);
     gpu::Stats stats;
-    auto counts = gpu::perft_batch(roots, depth, o, &stats);
+    auto counts = gpu::perft_batch(roots, depth, device_options(), &stats);
     device_table_bytes_ = stats.table_bytes;
     return counts;
 }
@@ -49,12 +53,13 @@ std::vector<chess::u128> PerftEngine::stats_batch(const std::vector<chess::Posit
     if (!options_.stats) throw std::logic_error("stats_batch on an engine made for plain counts");
     if (backend_ == Backend::Cpu)
         return stats_tallies(roots, depth, options_.threads, stats_table_.get(), chess::Zobrist{keys_.get()});
-    // The device's statistics pipeline counts one root's rows a call.
+    // Root after root, the rows of plies 1..depth: the tally's layout.
+    gpu::Stats stats;
+    const std::vector<gpu::StatsRow> rows = gpu::perft_stats(roots, depth, device_options(), &stats);
+    device_table_bytes_ = stats.table_bytes;
     std::vector<chess::u128> out;
-    out.reserve(roots.size() * tally_width(true, depth));
-    for (const chess::Position& root : roots) {
-        for (const gpu::StatsRow& row : gpu::perft_stats(root, depth)) out.insert(out.end(), row.c, row.c + chess::STAT_COUNT);
-    }
+    out.reserve(rows.size() * chess::STAT_COUNT);
+    for (const gpu::StatsRow& row : rows) out.insert(out.end(), row.c, row.c + chess::STAT_COUNT);
     return out;
 }
 

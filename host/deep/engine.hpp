@@ -11,6 +11,7 @@
 #include "chess/zobrist.hpp"
 #include "deep/stats_tt.hpp"
 #include "deep/tt.hpp"
+#include "gpu_perft.hpp"
 
 namespace gperft {
 
@@ -50,6 +51,8 @@ class PerftEngine {
     size_t device_table_mb() const { return device_table_bytes_ >> 20; }
 
    private:
+    gpu::Options device_options() const;
+
     EngineOptions options_;
     Backend backend_;
     std::unique_ptr<chess::ZobristData> keys_;

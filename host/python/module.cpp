@@ -146,7 +146,7 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
             o.hash_mb = hash_mib.value_or(-1);
             return run_deep_perft(root, depth, o).stats;
         }
-        return b == Backend::Gpu ? gpu::perft_stats(root, depth) : cpu_perft_stats(root, depth, t);
+        return b == Backend::Gpu ? gpu::perft_stats({root}, depth) : cpu_perft_stats(root, depth, t);
     });
     nb::list plies;
     for (size_t d = 0; d < rows.size(); ++d) {
