@@ -16,9 +16,9 @@
 #include <iostream>
 #include <thread>
 
-#include "../tests/dead_suite.hpp"
-#include "json.hpp"
-#include "suite.hpp"
+#include "support/dead_suite.hpp"
+#include "output/json.hpp"
+#include "inputs/suite.hpp"
 
 namespace {
 

@@ -15,10 +15,10 @@
 #include <optional>
 
 #include "chess/io/fen.hpp"
-#include "cpu_perft.hpp"
-#include "gpu_perft.hpp"
-#include "json.hpp"
-#include "suite.hpp"
+#include "count/cpu_perft.hpp"
+#include "gpu/gpu_perft.hpp"
+#include "output/json.hpp"
+#include "inputs/suite.hpp"
 
 namespace {
 
@@ -76,21 +76,21 @@ int run(const BenchOptions& o) {
     const auto expected = published(o.expected_from, root, o.depth);
 
     gperft::json::Object obj;
-    obj.str("name", o.name).str("fen", o.fen).raw("depth", std::to_string(o.depth)).str("backend", o.backend);
+    obj.str("name", o.name).str("fen", o.fen).integer("depth", o.depth).str("backend", o.backend);
     obj.str("device", device).cnt("nodes", nodes).num("seconds", best).num("nps", best > 0 ? double(nodes) / best : 0);
     std::string runs;
     for (double s : seconds) runs += (runs.empty() ? "" : ", ") + gperft::json::number(s);
     obj.raw("runs", "[" + runs + "]").num("ms_per_call", 1000 * sum / double(seconds.size()));
     if (expected) obj.cnt("expected", *expected).boolean("match", *expected == nodes);
     if (gpu) {
-        obj.raw("host_plies", std::to_string(stats.host_plies)).raw("leaf_launches", std::to_string(stats.leaf_launches));
-        obj.raw("leaf_items", std::to_string(stats.leaf_items)).raw("make_launches", std::to_string(stats.make_launches));
+        obj.integer("host_plies", stats.host_plies).integer("leaf_launches", stats.leaf_launches);
+        obj.integer("leaf_items", stats.leaf_items).integer("make_launches", stats.make_launches);
         obj.num("arena_mib", double(stats.arena_bytes) / (1 << 20));
         obj.num("peak_arena_mib", double(stats.peak_arena_bytes) / (1 << 20));
         obj.num("table_mib", double(stats.table_bytes) / (1 << 20)).boolean("dedup", options.dedup);
-        obj.raw("table_probes", std::to_string(stats.table_probes)).raw("table_hits", std::to_string(stats.table_hits));
-        obj.raw("dedup_positions", std::to_string(stats.dedup_positions));
-        obj.raw("duplicates", std::to_string(stats.duplicates));
+        obj.integer("table_probes", stats.table_probes).integer("table_hits", stats.table_hits);
+        obj.integer("dedup_positions", stats.dedup_positions);
+        obj.integer("duplicates", stats.duplicates);
     }
     std::cout << obj.text() << std::endl;
     return expected && *expected != nodes ? 1 : 0;

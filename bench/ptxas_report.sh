@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=${ARCH:-90}
 log=$(nvcc -std=c++20 -O3 --expt-relaxed-constexpr -arch=sm_$arch -Icommon -Ikernels -Xptxas -v "$@" \
-        -c kernels/gpu_perft.cu -o /dev/null 2>&1)
+        -c kernels/gpu/gpu_perft.cu -o /dev/null 2>&1)
 echo "| kernel (sm_$arch${*:+, $*}) | registers | stack bytes | spill stores | spill loads | shared bytes |"
 echo "| --- | --- | --- | --- | --- | --- |"
 echo "$log" | awk '

@@ -16,14 +16,14 @@ shift || true
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 flags=(-std=c++20 -O3 --expt-relaxed-constexpr -Icommon -Ikernels "$@")
-nvcc "${flags[@]}" -arch=compute_$arch -ptx kernels/gpu_perft.cu -o "$tmp/k.ptx"
+nvcc "${flags[@]}" -arch=compute_$arch -ptx kernels/gpu/gpu_perft.cu -o "$tmp/k.ptx"
 # PTX: instruction lines (opcode ... ;) inside each .entry body.
 awk '
   /^\.visible \.entry|^\.entry/ { match($0, /_Z[A-Za-z0-9_]+/); name = substr($0, RSTART, RLENGTH) }
   name != "" && /^\t[a-z@!][^:]*;/ && $1 !~ /^\./ { count[name]++ }
   END { for (n in count) print n "\tptx\t" count[n] }' "$tmp/k.ptx" > "$tmp/counts"
 if command -v cuobjdump > /dev/null; then
-    nvcc "${flags[@]}" -arch=sm_$arch -cubin kernels/gpu_perft.cu -o "$tmp/k.cubin"
+    nvcc "${flags[@]}" -arch=sm_$arch -cubin kernels/gpu/gpu_perft.cu -o "$tmp/k.cubin"
     cuobjdump -sass "$tmp/k.cubin" | awk '
       /Function :/ { name = $3 }
       /^ +\/\*[0-9a-f]+\*\/ / && name != "" { count[name]++ }

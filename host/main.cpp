@@ -14,12 +14,11 @@
 
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
-#include "deep/journal.hpp"
+#include "journal/journal.hpp"
 #include "dist/session.hpp"
-#include "frontier.hpp"
-#include "pipeline_memory.hpp"
-#include "stack_arena.hpp"
-#include "suite.hpp"
+#include "frontier/frontier.hpp"
+#include "gpu/gpu_perft.hpp"
+#include "inputs/suite.hpp"
 
 using namespace gperft::cli;
 
@@ -41,10 +40,56 @@ int flush_output(int status) {
     return EXIT_OUTPUT;
 }
 
-// Bad input is the same on every rank (they all parse the same arguments),
-// so rank 0 alone reports it.
-void input_error(const gperft::dist::Session& s, const std::string& what) {
-    if (s.rank() == 0) error(what);
+// How a command that threw ends: its exit status and the message.
+struct Failure {
+    int status;
+    std::string message;
+    bool every_rank;  // each rank says it, naming itself (else rank 0 alone)
+};
+
+// The one mapping from error kind to exit status. Bad input is the same on
+// every rank (they all parse the same arguments), so rank 0 alone reports it.
+Failure classify(const std::exception_ptr& thrown) {
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const gperft::BackendUnavailable& e) {
+        return {EXIT_BAD_INPUT, e.what(), false};
+    } catch (const chess::FenError& e) {
+        return {EXIT_BAD_INPUT, e.what(), false};
+    } catch (const gperft::SuiteError& e) {
+        return {EXIT_BAD_INPUT, e.what(), false};
+    } catch (const gperft::frontier::BudgetTooSmall& e) {
+        return {EXIT_BAD_INPUT, e.what(), false};
+    } catch (const gperft::JournalError& e) {
+        return {EXIT_BAD_INPUT, e.what(), false};
+    } catch (const std::invalid_argument& e) {
+        return {EXIT_BAD_INPUT, e.what(), false};
+    } catch (const OutputError& e) {
+        return {EXIT_OUTPUT, e.what(), true};
+    } catch (const gperft::gpu::MemoryUnavailable& e) {
+        return {EXIT_INTERNAL, std::string("GPU ") + e.what() + ", no result (give a smaller --device-memory or --hash)",
+                true};
+    } catch (const gperft::gpu::ArenaExhausted& e) {
+        return {EXIT_INTERNAL, std::string("GPU ") + e.what() + ", no result (give a larger --device-memory)", true};
+    } catch (const std::bad_alloc&) {
+        return {EXIT_INTERNAL,
+                "out of memory: an allocation failed, no result (give smaller --hash, --host-hash or --memory)", true};
+    } catch (const std::exception& e) {
+        return {EXIT_INTERNAL, std::string("internal error: ") + e.what(), true};
+    } catch (...) {
+        return {EXIT_INTERNAL, "internal error: an unknown exception", true};
+    }
+}
+
+// Says what ended the command, where it should be said, and returns its status.
+int report(const std::exception_ptr& thrown, const gperft::dist::Session& s) {
+    const Failure f = classify(thrown);
+    if (!f.every_rank) {
+        if (s.rank() == 0) error(f.message);
+    } else {
+        error((s.rank() && f.status != EXIT_OUTPUT ? s.describe(s.rank()) + ": " : "") + f.message);
+    }
+    return f.status;
 }
 
 int run(int argc, char** argv, const gperft::dist::Session& session) {
@@ -74,37 +119,8 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
             return EXIT_BAD_INPUT;
         }
         return run_default_job();
-    } catch (const gperft::BackendUnavailable& e) {
-        input_error(session, e.what());
-    } catch (const chess::FenError& e) {
-        input_error(session, e.what());
-    } catch (const gperft::SuiteError& e) {
-        input_error(session, e.what());
-    } catch (const gperft::frontier::BudgetTooSmall& e) {
-        input_error(session, e.what());
-    } catch (const gperft::JournalError& e) {
-        input_error(session, e.what());
-    } catch (const std::invalid_argument& e) {
-        input_error(session, e.what());
-    } catch (const OutputError& e) {
-        error(e.what());
-        return EXIT_OUTPUT;
-    } catch (const gperft::gpu::MemoryUnavailable& e) {
-        error((session.rank() ? session.describe(session.rank()) + ": " : "") + "GPU " + e.what() +
-              ", no result (give a smaller --device-memory or --hash)");
-        return EXIT_INTERNAL;
-    } catch (const gperft::gpu::ArenaExhausted& e) {
-        error((session.rank() ? session.describe(session.rank()) + ": " : "") + "GPU " + e.what() +
-              ", no result (give a larger --device-memory)");
-        return EXIT_INTERNAL;
-    } catch (const std::bad_alloc&) {
-        error((session.rank() ? session.describe(session.rank()) + ": " : "") +
-              "out of memory: an allocation failed, no result (give smaller --hash, --host-hash or --memory)");
-        return EXIT_INTERNAL;
-    } catch (const std::exception& e) {
-        // Not necessarily the same everywhere: each rank says it, naming itself.
-        error((session.rank() ? session.describe(session.rank()) + ": " : "") + "internal error: " + e.what());
-        return EXIT_INTERNAL;
+    } catch (...) {
+        return report(std::current_exception(), session);
     }
     return EXIT_BAD_INPUT;
 }

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "reference/reference.hpp"
+#include "verify/reference.hpp"
 
 namespace ref = gperft::reference;
 

@@ -11,7 +11,7 @@
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
 #include "chess/zobrist.hpp"
-#include "reference/reference.hpp"
+#include "verify/reference.hpp"
 
 using namespace chess;
 namespace ref = gperft::reference;

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "reference/reference.hpp"
-#include "run_process.hpp"
+#include "verify/reference.hpp"
+#include "support/run_process.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "chess/io/fen.hpp"
-#include "json_reader.hpp"
-#include "run_process.hpp"
+#include "support/json_reader.hpp"
+#include "support/run_process.hpp"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <sstream>
 
 #include "chess/io/fen.hpp"
-#include "engine/perft_output.hpp"
-#include "json_reader.hpp"
-#include "run_process.hpp"
-#include "suite.hpp"
+#include "uci_client/perft_output.hpp"
+#include "support/json_reader.hpp"
+#include "support/run_process.hpp"
+#include "inputs/suite.hpp"
 
 using gperft::engine::EngineOutputError;
 using gperft::engine::parse_perft_output;

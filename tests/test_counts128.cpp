@@ -9,9 +9,9 @@
 #include "chess/io/count_text.hpp"
 #include "chess/movegen.hpp"
 #include "deep/count_math.hpp"
-#include "deep/journal.hpp"
+#include "journal/journal.hpp"
 #include "deep/work_units.hpp"
-#include "json.hpp"
+#include "output/json.hpp"
 
 using chess::u128;
 

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "analysis/reach_analysis.hpp"
-#include "dead_suite.hpp"
+#include "support/dead_suite.hpp"
 
 using namespace chess;
 using namespace gperft::analysis;

@@ -7,7 +7,7 @@
 // Prints the completeness on the winnable side.
 #include <gtest/gtest.h>
 
-#include "dead_suite.hpp"
+#include "support/dead_suite.hpp"
 
 using namespace chess;
 using namespace gperft::analysis;

@@ -13,8 +13,8 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "run_process.hpp"
-#include "suite.hpp"
+#include "support/run_process.hpp"
+#include "inputs/suite.hpp"
 
 namespace {
 

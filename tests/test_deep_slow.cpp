@@ -9,7 +9,7 @@
 #include "chess/io/fen.hpp"
 #include "deep/deep_perft.hpp"
 #include "deep/work_units.hpp"
-#include "suite.hpp"
+#include "inputs/suite.hpp"
 
 using namespace chess;
 

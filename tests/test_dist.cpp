@@ -13,11 +13,11 @@
 
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
-#include "cpu_perft.hpp"
+#include "count/cpu_perft.hpp"
 #include "deep/deep_perft.hpp"
 #include "deep/host_table.hpp"
-#include "deep/journal.hpp"
-#include "progress.hpp"
+#include "journal/journal.hpp"
+#include "output/progress.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dispatcher.hpp"
@@ -27,8 +27,8 @@
 #include "dist/local_worker.hpp"
 #include "dist/session.hpp"
 #include "dist/wire.hpp"
-#include "frontier.hpp"
-#include "suite.hpp"
+#include "frontier/frontier.hpp"
+#include "inputs/suite.hpp"
 
 using namespace chess;
 using namespace gperft;

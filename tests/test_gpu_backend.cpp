@@ -7,9 +7,9 @@
 // why. The same checks run on the host pipeline in test_gpu_pipeline.cpp.
 #include <regex>
 
-#include "engine_check.hpp"
-#include "gpu_perft.hpp"
-#include "run_process.hpp"
+#include "support/engine_check.hpp"
+#include "gpu/gpu_perft.hpp"
+#include "support/run_process.hpp"
 
 using gperft::gpu::Options;
 using gperft::gpu::Stats;

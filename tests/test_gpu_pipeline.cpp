@@ -7,11 +7,11 @@
 #include <map>
 #include <random>
 
-#include "engine_check.hpp"
-#include "host_exec.hpp"
-#include "host_pipeline.hpp"
-#include "level_pipeline.hpp"
-#include "run_process.hpp"
+#include "support/engine_check.hpp"
+#include "gpu/host_exec.hpp"
+#include "gpu/host_pipeline.hpp"
+#include "gpu/level_pipeline.hpp"
+#include "support/run_process.hpp"
 
 using gperft::gpu::Options;
 using gperft::gpu::Stats;
@@ -578,7 +578,7 @@ TEST(PipelineMemory, StandInTablesServeCountsAndRowsInTurn) {
     host::stand_in::release_memory();
 }
 
-// The device memory plan (kernels/device_memory.hpp): a call takes its
+// The device memory plan (kernels/gpu/device_memory.hpp): a call takes its
 // arena plan's want within the budget, never all free memory; tables and
 // arena fit the budget or the request is refused naming the numbers and
 // where the cap came from.
@@ -661,7 +661,7 @@ TEST(DeviceMemory, CapComesFromTheFlagOrTheVariableAndRefusesBadValues) {
     EXPECT_EQ(device_memory_cap(), DeviceMemoryCap{});
 }
 
-// The arena plan (kernels/arena_plan.hpp), a pure function: the arena a call
+// The arena plan (kernels/gpu/arena_plan.hpp), a pure function: the arena a call
 // wants from its shape, the plies left to the host, the root slices and the
 // chunks under a cap.
 TEST(ArenaPlan, SizesTheArenaFromTheCallsShape) {
@@ -716,7 +716,7 @@ TEST(ArenaPlan, SizesTheArenaFromTheCallsShape) {
               double(in.roots) * (made_item_bytes(POS) + KEY_ITEM_BYTES + DEDUP_ITEM_BYTES));
 }
 
-// A pretend device for PipelineMemory (kernels/pipeline_memory.hpp): a fixed
+// A pretend device for PipelineMemory (kernels/gpu/pipeline_memory.hpp): a fixed
 // capacity, every allocation and free counted.
 struct PretendDevice {
     std::size_t capacity = 0, used = 0;

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "line_reader.hpp"
-#include "run_process.hpp"
-#include "suite.hpp"
+#include "inputs/line_reader.hpp"
+#include "support/run_process.hpp"
+#include "inputs/suite.hpp"
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <fstream>
 
-#include "deep/journal.hpp"
+#include "journal/journal.hpp"
 #include "deep/tally.hpp"
-#include "progress.hpp"
-#include "run_process.hpp"
+#include "output/progress.hpp"
+#include "support/run_process.hpp"
 
 using gperft::JournalHeader;
 using gperft::JournalUnit;

@@ -10,8 +10,8 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "mpi_cli_check.hpp"
-#include "test_data.hpp"
+#include "support/mpi_cli_check.hpp"
+#include "support/test_data.hpp"
 
 namespace {
 

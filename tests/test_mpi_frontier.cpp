@@ -16,7 +16,7 @@
 #include "dist/dist_unique.hpp"
 #include "dist/frontier_exchange.hpp"
 #include "dist/mpi_comm.hpp"
-#include "test_data.hpp"
+#include "support/test_data.hpp"
 
 using namespace chess;
 using namespace gperft;

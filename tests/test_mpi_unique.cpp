@@ -10,9 +10,9 @@
 
 #include "chess/io/fen.hpp"
 #include "chess/movegen.hpp"
-#include "json_reader.hpp"
-#include "mpi_cli_check.hpp"
-#include "test_data.hpp"
+#include "support/json_reader.hpp"
+#include "support/mpi_cli_check.hpp"
+#include "support/test_data.hpp"
 
 namespace {
 

@@ -12,12 +12,12 @@
 
 #include "chess/io/fen.hpp"
 #include "chess/io/san.hpp"
-#include "json_reader.hpp"
+#include "support/json_reader.hpp"
 #include "pgn/game_replay.hpp"
 #include "pgn/pgn_reader.hpp"
-#include "reference/reference.hpp"
-#include "run_process.hpp"
-#include "suite.hpp"
+#include "verify/reference.hpp"
+#include "support/run_process.hpp"
+#include "inputs/suite.hpp"
 
 namespace ref = gperft::reference;
 

@@ -2,13 +2,13 @@
 // unit set), the leaf that counts from move sets against playing every move,
 // the early-exit legal-move test, and `perft --stats` output (on the GPU too
 // when there is one).
-#include "stats_check.hpp"
+#include "support/stats_check.hpp"
 
 #include <random>
 
 #include "chess/perft.hpp"
-#include "gpu_perft.hpp"
-#include "suite.hpp"
+#include "gpu/gpu_perft.hpp"
+#include "inputs/suite.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The published statistics rows of the done-criteria: the start position to
 // depth 6, Kiwipete to 5, positions 3 and 4 to 6 (position 3 to 7 and
 // position 6 to 5 as well).
-#include "stats_check.hpp"
+#include "support/stats_check.hpp"
 
 TEST(StatsDeep, StartPositionDepth6) {
     EXPECT_EQ(check_stats_table(read_gct_table("perft/grandchesstree_p0_results.json"), 1.2e8), 6);

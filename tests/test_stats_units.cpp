@@ -10,7 +10,7 @@
 
 #include "deep/deep_perft.hpp"
 #include "deep/stats_tt.hpp"
-#include "stats_check.hpp"
+#include "support/stats_check.hpp"
 
 namespace {
 
@@ -19,7 +19,7 @@ using Row = chess::BasicPerftStats<chess::u128>;
 // Every published cell of the table's rows 1..depth against `rows`.
 void expect_published(const ::StatsTable& t, int depth, const std::vector<Row>& rows, const std::string& what) {
     ASSERT_EQ(rows.size(), size_t(depth)) << what;
-    for (const StatsRow& r : t.rows) {
+    for (const PublishedRow& r : t.rows) {
         if (r.depth > depth) continue;
         for (const auto& [key, expected] : r.cells)
             EXPECT_EQ(chess::to_string(gperft::stat_column(key).value(rows[r.depth - 1])), chess::to_string(expected))
@@ -129,7 +129,7 @@ TEST(StatsUnits, KilledJournaledRunResumesToTheExactRow) {
     const testjson::Value doc = testjson::parse(resumed.out);
     ASSERT_EQ(doc["stats"].items.size(), 7u);
     int cells = 0;
-    for (const StatsRow& r : t.rows) {
+    for (const PublishedRow& r : t.rows) {
         if (r.depth > 7) continue;
         for (const auto& [key, expected] : r.cells) {
             EXPECT_EQ(doc["stats"].items[r.depth - 1][key].text, chess::to_string(expected)) << "ply " << r.depth << " " << key;

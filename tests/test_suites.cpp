@@ -1,5 +1,5 @@
 // Published perft suites at shallow depths (every count up to 2 million).
-#include "suite_check.hpp"
+#include "support/suite_check.hpp"
 
 constexpr double SHALLOW = 2e6;
 

@@ -2,7 +2,7 @@
 #include <map>
 #include <sstream>
 
-#include "suite_check.hpp"
+#include "support/suite_check.hpp"
 
 constexpr double ALL = 1e30;
 

@@ -14,7 +14,7 @@
 #include "chess/perft.hpp"
 #include "chess/zobrist.hpp"
 #include "deep/tt_perft.hpp"
-#include "suite.hpp"
+#include "inputs/suite.hpp"
 
 using namespace chess;
 

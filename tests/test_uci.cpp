@@ -6,8 +6,8 @@
 #include <chrono>
 #include <sstream>
 
-#include "engine/child_process.hpp"
-#include "run_process.hpp"
+#include "uci_client/child_process.hpp"
+#include "support/run_process.hpp"
 
 namespace {
 

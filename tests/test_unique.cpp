@@ -11,13 +11,13 @@
 #include <thread>
 
 #include "chess/packed_position.hpp"
-#include "frontier_expand.hpp"
+#include "frontier/frontier_expand.hpp"
 
 #include "chess/stats.hpp"
-#include "gpu_perft.hpp"
-#include "json_reader.hpp"
-#include "run_process.hpp"
-#include "unique_check.hpp"
+#include "gpu/gpu_perft.hpp"
+#include "support/json_reader.hpp"
+#include "support/run_process.hpp"
+#include "support/unique_check.hpp"
 
 using namespace gperft;
 

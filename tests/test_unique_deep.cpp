@@ -1,6 +1,6 @@
 // A083276 at ply 7 on the CPU engine (96,400,068 distinct positions from
 // about 280 M children), in three passes, beside perft(7).
-#include "unique_check.hpp"
+#include "support/unique_check.hpp"
 
 TEST(UniqueDeep, ReproducesA083276Ply7) {
     gperft::frontier::Options o;

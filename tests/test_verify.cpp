@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "chess/io/fen.hpp"
-#include "json_reader.hpp"
-#include "run_process.hpp"
-#include "verify.hpp"
+#include "support/json_reader.hpp"
+#include "support/run_process.hpp"
+#include "verify/verify.hpp"
 
 namespace ref = gperft::reference;
 

@@ -6,12 +6,12 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cpu_perft.hpp"
+#include "count/cpu_perft.hpp"
 #include "deep/deep_perft.hpp"
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
-#include "suite.hpp"
-#include "test_data.hpp"
+#include "inputs/suite.hpp"
+#include "support/test_data.hpp"
 
 using namespace chess;
 

@@ -5,6 +5,7 @@
 // definition it is tested against plays every move (classify_move).
 #pragma once
 
+#include "chess/count.hpp"
 #include "chess/terminal.hpp"
 
 namespace chess {
@@ -49,7 +50,10 @@ struct BasicPerftStats {
     CHESS_HD T cpw_double_checks() const { return c[STAT_CHECKS + DIRECT_DISCOVERED] + c[STAT_CHECKS + DOUBLE_DISCOVERED]; }
 };
 
+// The two widths of one row: a device's or a thread's 64-bit counters, and
+// the 128-bit totals every engine returns (one row per ply).
 using PerftStats = BasicPerftStats<uint64_t>;
+using StatsTotal = BasicPerftStats<u128>;
 
 // The square of the piece a move puts down: the rook's for castling.
 CHESS_FI int placed_square(Move m) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "chess/zobrist.hpp"
-#include "zeroed_pages.hpp"
+#include "base/zeroed_pages.hpp"
 
 namespace gperft::analysis {
 

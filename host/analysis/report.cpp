@@ -5,11 +5,11 @@
 
 #include "analysis/legality.hpp"
 #include "chess/stats.hpp"
-#include "frontier.hpp"
-#include "json.hpp"
-#include "parallel.hpp"
-#include "position_line.hpp"
-#include "progress.hpp"
+#include "frontier/frontier.hpp"
+#include "output/json.hpp"
+#include "base/parallel.hpp"
+#include "inputs/position_line.hpp"
+#include "output/progress.hpp"
 
 namespace gperft::analysis {
 
@@ -55,9 +55,7 @@ void set_dead(PositionReport& r) {
 }
 
 std::string json_list(const std::vector<std::string>& items) {
-    std::string out = "[";
-    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + json::quote(items[i]);
-    return out + "]";
+    return json::strings(items);
 }
 
 template <class T>
@@ -181,7 +179,7 @@ void set_origin(PositionReport& r, const std::string& rest_of_line, size_t line_
 
 std::string report_json(const PositionReport& r) {
     json::Object o;
-    if (r.line) o.raw("line", std::to_string(r.line));
+    if (r.line) o.integer("line", r.line);
     if (!r.id.empty()) o.str("id", r.id);
     if (!r.comment.empty()) o.str("comment", r.comment);
     o.str("fen", r.fen).boolean("legal", r.legal).raw("problems", json_list(r.problems));
@@ -201,7 +199,7 @@ std::string report_json(const PositionReport& r) {
     if (const auto& rep = r.repetition) {
         o.boolean("threefold_claim", rep->threefold_claim).boolean("fifty_move_claim", rep->fifty_move_claim);
         o.boolean("fivefold", rep->fivefold).boolean("seventy_five_move", rep->seventy_five_move);
-        o.raw("occurrences", std::to_string(rep->occurrences)).raw("halfmove_clock", std::to_string(rep->halfmove_clock));
+        o.integer("occurrences", rep->occurrences).integer("halfmove_clock", rep->halfmove_clock);
         o.raw("game_over_ply", rep->game_over_ply < 0 ? "null" : std::to_string(rep->game_over_ply));
     }
     return o.text();

@@ -10,7 +10,7 @@
 #include "analysis/helpmate_search.hpp"
 #include "analysis/material.hpp"
 #include "analysis/reach_analysis.hpp"
-#include "parallel.hpp"
+#include "base/parallel.hpp"
 
 namespace gperft::analysis {
 

@@ -6,11 +6,11 @@
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "commands/analyze_pgn.hpp"
-#include "line_reader.hpp"
-#include "position_line.hpp"
-#include "progress.hpp"
+#include "inputs/line_reader.hpp"
+#include "inputs/position_line.hpp"
+#include "output/progress.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -165,7 +165,7 @@ Command setup_analyze(CLI::App& app) {
                     "white, black or both (default); the other is not searched")
         ->check(CLI::IsMember({"white", "black", "both"}));
     side->excludes(timeouts);
-    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_threads_option(*sub, o->threads);
     add_backend_option(*sub, o->backend)
         ->description("With --file: where the move counts and check tests run (cpu, gpu, or auto: the GPU when a CUDA device is usable)");
     add_progress_option(*sub);

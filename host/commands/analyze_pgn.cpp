@@ -7,7 +7,7 @@
 
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
-#include "json.hpp"
+#include "output/json.hpp"
 #include "pgn/compressed_input.hpp"
 #include "pgn/game_replay.hpp"
 #include "pgn/pgn_reader.hpp"
@@ -37,10 +37,10 @@ std::optional<bool> unfair_of(const Entry& e, const analysis::PositionReport& r)
 std::string json_row(const Entry& e, const analysis::PositionReport& r, bool timeouts) {
     const pgn::Game& g = e.game;
     json::Object o;
-    o.raw("game", std::to_string(g.number)).raw("line", std::to_string(g.line));
+    o.integer("game", g.number).integer("line", g.line);
     for (const char* tag : {"Site", "Link", "White", "Black", "Result", "Termination"})
         if (!g.tag(tag).empty()) o.str(std::string(1, char(std::tolower(tag[0]))) + (tag + 1), g.tag(tag));
-    o.raw("plies", std::to_string(e.plies));
+    o.integer("plies", e.plies);
     if (timeouts) {
         o.str("flagged", color_name(*e.flagged));
         const auto unfair = unfair_of(e, r);
@@ -129,9 +129,9 @@ PgnTally analyze_games(std::istream& in, const std::string& name, const PgnOptio
 
 std::string summary_json(const PgnTally& t, bool timeouts, double seconds) {
     json::Object s;
-    s.raw("games", std::to_string(t.games)).raw("analysed", std::to_string(t.analysed));
-    if (timeouts) s.raw("timeouts", std::to_string(t.timeouts)).raw("unfair", std::to_string(t.unfair));
-    s.raw("skipped", std::to_string(t.skipped)).num("seconds", seconds);
+    s.integer("games", t.games).integer("analysed", t.analysed);
+    if (timeouts) s.integer("timeouts", t.timeouts).integer("unfair", t.unfair);
+    s.integer("skipped", t.skipped).num("seconds", seconds);
     s.num("positions_per_second", seconds > 0 ? double(t.analysed) / seconds : 0);
     return s.text();
 }

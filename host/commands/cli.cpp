@@ -1,4 +1,4 @@
-#include "cli.hpp"
+#include "commands/cli.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "chess/io/fen.hpp"
-#include "gpu_perft.hpp"
-#include "progress.hpp"
+#include "gpu/gpu_perft.hpp"
+#include "output/progress.hpp"
 
 namespace gperft::cli {
 
@@ -116,15 +116,16 @@ CLI::Option* add_progress_option(CLI::App& app) {
         ->option_text("SECONDS");
 }
 
+CLI::Option* add_threads_option(CLI::App& app, int& threads) {
+    return app.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, MAX_THREADS));
+}
+
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
-    static const std::map<std::string, Backend> names{{"cpu", Backend::Cpu}, {"gpu", Backend::Gpu}, {"auto", Backend::Auto}};
     CLI::Option* backend_option = app.add_option("--backend", backend, "cpu, gpu, or auto (the GPU when a CUDA device is usable)")
         ->transform(CLI::Validator([](std::string& value) -> std::string {
-            std::string key = value;
-            for (char& c : key) c = char(std::tolower((unsigned char)c));
-            const auto it = names.find(key);
-            if (it == names.end()) return "'" + value + "' is not a backend: use cpu, gpu or auto";
-            value = std::to_string(int(it->second));  // CLI11 reads an enum as its number
+            const std::optional<Backend> b = parse_backend(value);
+            if (!b) return not_a_backend(value);
+            value = std::to_string(int(*b));  // CLI11 reads an enum as its number
             return "";
         }, ""))
         ->option_text("cpu|gpu|auto (default: auto)");

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "count/backend.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/stats.hpp"
-#include "position_line.hpp"
+#include "inputs/position_line.hpp"
 
 namespace gperft::cli {
 
@@ -54,6 +54,8 @@ CLI::Validator seed_validator();
 // A finite number of nodes, at least 1 (1e9 and 1000000000 alike).
 CLI::Validator positive_count_validator();
 
+// Adds -t,--threads T (1..MAX_THREADS; default: every core).
+CLI::Option* add_threads_option(CLI::App& app, int& threads);
 // Adds --backend cpu|gpu|auto.
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
 // Adds --progress SECONDS: where stderr is no terminal, a progress line

@@ -10,10 +10,10 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
-#include "engine/uci_engine.hpp"
-#include "json.hpp"
-#include "progress.hpp"
+#include "commands/cli.hpp"
+#include "uci_client/uci_engine.hpp"
+#include "output/json.hpp"
+#include "output/progress.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -121,7 +121,7 @@ int Bisection::run() {
         const DivideDiff d = diff_of(us, them);
         const bool agree = d.missing.empty() && d.extra.empty() && d.differing.empty();
         if (depth == o_.depth) {
-            out_.str("result", agree ? "agree" : "disagree").raw("depth", std::to_string(depth));
+            out_.str("result", agree ? "agree" : "disagree").integer("depth", depth);
             out_.str("engine", engine_name()).cnt("nodes_gperft", total(us)).cnt("nodes_engine", total(them));
             if (agree && o_.json) std::cout << out_.text() << std::endl;
             if (agree && !o_.json)
@@ -151,7 +151,7 @@ int Bisection::run() {
         parent_theirs = them.at(next);
         if (o_.json) {
             json::Object step;
-            step.raw("depth", std::to_string(depth)).str("move", next);
+            step.integer("depth", depth).str("move", next);
             step.cnt("gperft", parent_ours).cnt("engine", parent_theirs);
             steps_.push_back(step.text());
         } else {
@@ -169,8 +169,8 @@ void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d,
     std::vector<std::string> all = root_moves_;
     all.insert(all.end(), path_.begin(), path_.end());
     if (o_.json) {
-        std::string steps = "[";
-        for (size_t i = 0; i < steps_.size(); ++i) steps += (i ? ", " : "") + steps_[i];
+        json::Array steps;
+        for (const std::string& step : steps_) steps.raw(step);
         json::Object differ;
         for (const auto& m : d.differing) {
             json::Object pair;
@@ -179,13 +179,13 @@ void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d,
         }
         json::Object div;
         div.str("root", root_fen_).raw("root_moves", json::strings(root_moves_)).raw("path", json::strings(path_));
-        div.str("position", chess::to_fen(p)).raw("depth", std::to_string(depth));
+        div.str("position", chess::to_fen(p)).integer("depth", depth);
         div.raw("missing_in_engine", json::strings(d.missing)).raw("extra_in_engine", json::strings(d.extra));
         div.raw("counts_differ", differ.text());
         div.str("reproduce", "position fen " + root_fen_ + (all.empty() ? "" : " moves ") + join_words(all, "") +
                                  "\ngo perft " + std::to_string(depth));
         if (!note_.empty()) div.str("note", note_);
-        out_.raw("descent", steps + "]").raw("first_divergence", div.text());
+        out_.raw("descent", steps.text()).raw("first_divergence", div.text());
         std::cout << out_.text() << std::endl;
         return;
     }
@@ -234,7 +234,7 @@ Command setup_compare(CLI::App& app) {
     sub->add_option("-d,--depth", o->depth, "Number of plies")->required()->check(CLI::Range(1, 20));
     sub->add_option("--timeout", o->timeout, "Seconds to wait for each engine answer (default 60)")
         ->check(CLI::Range(0.01, 1e6));
-    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_threads_option(*sub, o->threads);
     add_backend_option(*sub, o->backend);
     add_progress_option(*sub);
     add_chess960_flag(*sub, o->chess960);

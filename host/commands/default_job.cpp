@@ -5,8 +5,8 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
-#include "cpu_perft.hpp"
+#include "commands/cli.hpp"
+#include "count/cpu_perft.hpp"
 
 namespace gperft::cli {
 

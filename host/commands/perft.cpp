@@ -12,15 +12,15 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
-#include "deep/journal.hpp"
+#include "journal/journal.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dist_perft.hpp"
-#include "json.hpp"
-#include "line_reader.hpp"
-#include "position_line.hpp"
-#include "progress.hpp"
+#include "output/json.hpp"
+#include "inputs/line_reader.hpp"
+#include "inputs/position_line.hpp"
+#include "output/progress.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -49,9 +49,9 @@ std::string seed_hex(uint64_t seed) {
 }
 
 std::string units_per_rank_json(const std::vector<size_t>& units) {
-    std::string a = "[";
-    for (size_t i = 0; i < units.size(); ++i) a += (i ? ", " : "") + std::to_string(units[i]);
-    return a + "]";
+    json::Array a;
+    for (const size_t n : units) a.raw(std::to_string(n));
+    return a.text();
 }
 
 std::string units_per_rank_text(const std::vector<size_t>& units) {
@@ -68,20 +68,18 @@ void print_result(const PerftOptions& o, const chess::Position& root, const Perf
     const double nps = r.seconds > 0 ? double(deep ? deep->nodes_counted : r.nodes) / r.seconds : 0;
     if (o.json) {
         json::Object obj;
-        obj.str("fen", chess::to_fen(root, o.notation)).raw("depth", std::to_string(o.depth)).cnt("nodes", r.nodes);
+        obj.str("fen", chess::to_fen(root, o.notation)).integer("depth", o.depth).cnt("nodes", r.nodes);
         obj.num("seconds", r.seconds).num("nps", nps).str("backend", r.backend);
         if (o.stats && deep) obj.raw("stats", stats_json(deep->stats));
         if (deep) {
-            obj.raw("split", std::to_string(deep->split)).cnt("units", deep->units);
+            obj.integer("split", deep->split).cnt("units", deep->units);
             obj.cnt("units_resumed", deep->units_resumed).cnt("hash_mb", deep->hash_mb);
-            obj.raw("device_hash_mb", std::to_string(deep->device_hash_mb)).cnt("host_hash_mb", deep->host_hash_mb);
+            obj.integer("device_hash_mb", deep->device_hash_mb).cnt("host_hash_mb", deep->host_hash_mb);
             obj.str("zobrist_seed", seed_hex(deep->zobrist_seed));
         }
         if (dist) {
-            obj.raw("ranks", std::to_string(dist->ranks)).raw("units_per_rank", units_per_rank_json(dist->units_per_rank));
-            std::string devices = "[";
-            for (size_t i = 0; i < dist->devices.size(); ++i) devices += (i ? ", " : "") + json::quote(dist->devices[i]);
-            obj.raw("rank_devices", devices + "]");
+            obj.integer("ranks", dist->ranks).raw("units_per_rank", units_per_rank_json(dist->units_per_rank));
+            obj.raw("rank_devices", json::strings(dist->devices));
         }
         if (o.divide) {
             json::Object d;
@@ -171,12 +169,12 @@ int run_perft_file(const PerftOptions& o) {
             for (int d = 1; d <= o.depth; ++d) out += " ;D" + std::to_string(d) + " " + chess::to_string(counts[d - 1]);
             std::cout << out << "\n";
         } else {
-            std::string perft;
-            for (const chess::u128& c : counts) perft += (perft.empty() ? "" : ", ") + json::count(c);
+            json::Array perft;
+            for (const chess::u128& c : counts) perft.raw(json::count(c));
             json::Object row;
-            row.raw("line", std::to_string(n)).str("fen", chess::to_fen(root, o.notation));
-            row.raw("depth", std::to_string(o.depth)).cnt("nodes", counts.empty() ? chess::u128(1) : counts.back());
-            row.raw("perft", "[" + perft + "]");
+            row.integer("line", n).str("fen", chess::to_fen(root, o.notation));
+            row.integer("depth", o.depth).cnt("nodes", counts.empty() ? chess::u128(1) : counts.back());
+            row.raw("perft", perft.text());
             std::cout << row.text() << "\n";
         }
         std::cout.flush();
@@ -270,7 +268,7 @@ Command setup_perft(CLI::App& app) {
                   "Count captures, en passant, castles, promotions, checks by kind, mates and stalemates at every "
                   "ply (the chessprogramming Perft Results columns and the Grand Chess Tree split)")
         ->excludes(divide);
-    sub->add_option("-t,--threads", o->deep.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_threads_option(*sub, o->deep.threads);
     add_backend_option(*sub, o->deep.backend);
     add_progress_option(*sub);
     auto* stats = sub->get_option("--stats");

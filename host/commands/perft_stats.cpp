@@ -8,12 +8,11 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
-#include "cpu_stats.hpp"
-#include "gpu_perft.hpp"
-#include "json.hpp"
-#include "progress.hpp"
-#include "text_table.hpp"
+#include "commands/cli.hpp"
+#include "count/cpu_stats.hpp"
+#include "output/json.hpp"
+#include "output/progress.hpp"
+#include "output/text_table.hpp"
 
 namespace gperft::cli {
 
@@ -38,14 +37,14 @@ void print_stats_tables(std::ostream& out, const std::vector<StatsTotal>& rows) 
 }
 
 std::string stats_json(const std::vector<StatsTotal>& rows) {
-    std::string array;
+    json::Array array;
     for (size_t d = 0; d < rows.size(); ++d) {
         json::Object row;
-        row.raw("depth", std::to_string(d + 1));
+        row.integer("depth", d + 1);
         for (const StatColumn& c : stat_columns()) row.cnt(c.key, c.value(rows[d]));
-        array += (d ? ", " : "") + row.text();
+        array.raw(row.text());
     }
-    return "[" + array + "]";
+    return array.text();
 }
 
 namespace {
@@ -54,9 +53,9 @@ std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, Back
                                     bool quiet) {
     if (backend == Backend::Cpu) {
         Progress bar(0, 0, !quiet, -1, "subtrees");  // cleared before the tables are printed
-        return cpu_perft_stats(root, depth, threads, &bar);
+        return perft_stats_rows(root, depth, backend, threads, &bar);
     }
-    return gpu::perft_stats({root}, depth);  // the same row type
+    return perft_stats_rows(root, depth, backend, threads);
 }
 
 }  // namespace
@@ -69,14 +68,14 @@ int run_perft_stats(const chess::Position& root, int depth, Backend backend, int
     } catch (const BackendUnavailable& e) {
         throw BackendUnavailable(std::string("--stats ") + e.what());
     }
-    const char* backend_name = resolved == Backend::Gpu ? "gpu" : "cpu";
+    const char* backend_name = to_string(resolved);
     const auto start = std::chrono::steady_clock::now();
     const std::vector<StatsTotal> rows = count_stats(root, depth, resolved, threads, quiet);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const chess::u128 nodes = depth == 0 ? 1 : rows.back().c[chess::STAT_NODES];
     if (json_output) {
         json::Object obj;
-        obj.str("fen", chess::to_fen(root)).raw("depth", std::to_string(depth)).cnt("nodes", nodes);
+        obj.str("fen", chess::to_fen(root)).integer("depth", depth).cnt("nodes", nodes);
         obj.num("seconds", seconds).str("backend", backend_name).raw("stats", stats_json(rows));
         std::cout << obj.text() << std::endl;
         return EXIT_OK;

@@ -5,7 +5,7 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -36,7 +36,7 @@ Command setup_perftree(CLI::App& app) {
     sub->add_option("depth", o->depth, "Number of plies")->required()->check(CLI::Range(0, MAX_PERFT_DEPTH));
     sub->add_option("fen", o->fen, "Root position (one argument)")->required()->transform(fen_validator());
     sub->add_option("moves", o->moves, "UCI moves to play first (one argument, space separated)");
-    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_threads_option(*sub, o->threads);
     add_backend_option(*sub, o->backend);
     add_chess960_flag(*sub, o->chess960);
     return {sub, [o] { return run_perftree_command(*o); }};

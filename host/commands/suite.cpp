@@ -12,12 +12,12 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "chess/perft.hpp"
 #include "deep/deep_perft.hpp"
-#include "json.hpp"
-#include "progress.hpp"
-#include "suite.hpp"
+#include "output/json.hpp"
+#include "output/progress.hpp"
+#include "inputs/suite.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -49,10 +49,27 @@ std::string depth_list(const std::vector<int>& depths) {
 
 std::string json_depths(const std::vector<int>& depths) { return "[" + depth_list(depths) + "]"; }
 
-// What one entry came to. "partial": every depth checked matched, but some
-// were skipped (--max-depth, --max-nodes); "skip": none was checked.
+// What one entry came to: Partial, every depth checked matched but some were
+// skipped (--max-depth, --max-nodes); Skip, none was checked; Refused, the
+// position is not one (a bad FEN). Pending until the entry is decided.
+enum class Verdict { Pending, Pass, Partial, Skip, Fail, Refused };
+
+// As the text table and the JSON print it.
+const char* to_string(Verdict v) {
+    switch (v) {
+        case Verdict::Pass: return "pass";
+        case Verdict::Partial: return "partial";
+        case Verdict::Skip: return "skip";
+        case Verdict::Fail: return "FAIL";
+        case Verdict::Refused: return "refused";
+        case Verdict::Pending: break;
+    }
+    return "pending";
+}
+
 struct EntryResult {
-    std::string verdict, detail;
+    Verdict verdict = Verdict::Pending;
+    std::string detail;
     std::vector<int> checked, skipped;
     chess::u128 nodes = 0;  // counted for the depths checked
 };
@@ -97,12 +114,12 @@ EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const 
             by_depth |= too_deep, by_nodes |= too_many && !too_deep;
             continue;
         }
-        if (!r.verdict.empty()) continue;  // after a failure, the rest are neither checked nor skipped
+        if (r.verdict != Verdict::Pending) continue;  // after a failure, the rest are neither checked nor skipped
         if (depth >= DEEP_FROM) {
             const auto bound = subtree_lower_bound(root, depth);
             if (bound && *bound > expected) {
                 r.checked.push_back(depth);
-                r.verdict = "FAIL";
+                r.verdict = Verdict::Fail;
                 r.detail = "depth " + std::to_string(depth) + ": expected " + chess::to_string(expected) +
                            ", but one subtree " + std::to_string(BOUND_LEAF) + " plies deep alone has " +
                            chess::to_string(*bound) + " move paths (not counted further)";
@@ -113,13 +130,14 @@ EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const 
         r.checked.push_back(depth);
         r.nodes += n;
         if (n != expected) {
-            r.verdict = "FAIL";
+            r.verdict = Verdict::Fail;
             r.detail = "depth " + std::to_string(depth) + ": expected " + chess::to_string(expected) + ", got " +
                        chess::to_string(n);
         }
     }
-    if (r.verdict.empty()) r.verdict = r.checked.empty() ? "skip" : r.skipped.empty() ? "pass" : "partial";
-    if (r.verdict != "FAIL" && !r.skipped.empty()) {
+    if (r.verdict == Verdict::Pending)
+        r.verdict = r.checked.empty() ? Verdict::Skip : r.skipped.empty() ? Verdict::Pass : Verdict::Partial;
+    if (r.verdict != Verdict::Fail && !r.skipped.empty()) {
         const std::string why = by_depth && by_nodes ? "--max-depth, --max-nodes" : by_depth ? "--max-depth" : "--max-nodes";
         r.detail = (r.checked.empty() ? "" : "checked depth " + depth_list(r.checked) + "; ") + "skipped depth " +
                    depth_list(r.skipped) + " (" + why + ")";
@@ -147,32 +165,33 @@ int run_suite_command(const SuiteOptions& o) {
             root = position_from(e.fen, "", o.chess960);
             r = check_entry(e, root, o);
         } catch (const chess::FenError& err) {
-            r.verdict = "refused", r.detail = err.what();
+            r.verdict = Verdict::Refused, r.detail = err.what();
         }
         bar.finish();
         if (o.json) {
             json::Object row;
-            row.str("id", e.id).raw("line", std::to_string(e.line)).str("fen", e.fen).str("verdict", r.verdict);
+            row.str("id", e.id).integer("line", e.line).str("fen", e.fen).str("verdict", to_string(r.verdict));
             if (!e.operations.empty()) row.str("operations", e.operations);
             row.raw("checked", json_depths(r.checked)).raw("skipped", json_depths(r.skipped)).str("detail", r.detail);
             std::cout << row.text() << "\n";
         } else {
-            std::cout << text_row(r.verdict, e.id, e.fen, r.detail);
+            std::cout << text_row(to_string(r.verdict), e.id, e.fen, r.detail);
         }
         depths_checked += r.checked.size(), depths_skipped += r.skipped.size();
-        if (r.verdict == "FAIL" && failed == 0) first_failure = failure_text(e, r.detail);
-        failed += r.verdict == "FAIL", refused += r.verdict == "refused", skipped += r.verdict == "skip";
-        passed += r.verdict == "pass", partial += r.verdict == "partial";
+        if (r.verdict == Verdict::Fail && failed == 0) first_failure = failure_text(e, r.detail);
+        failed += r.verdict == Verdict::Fail, refused += r.verdict == Verdict::Refused;
+        skipped += r.verdict == Verdict::Skip, passed += r.verdict == Verdict::Pass;
+        partial += r.verdict == Verdict::Partial;
         std::cout.flush();
         bar.advance(1, r.nodes);
     }
     bar.finish();
     if (o.json) {
         json::Object sum;
-        sum.raw("positions", std::to_string(entries.size())).raw("passed", std::to_string(passed));
-        sum.raw("partial", std::to_string(partial)).raw("failed", std::to_string(failed));
-        sum.raw("skipped", std::to_string(skipped)).raw("refused", std::to_string(refused));
-        sum.raw("depths_checked", std::to_string(depths_checked)).raw("depths_skipped", std::to_string(depths_skipped));
+        sum.integer("positions", entries.size()).integer("passed", passed);
+        sum.integer("partial", partial).integer("failed", failed);
+        sum.integer("skipped", skipped).integer("refused", refused);
+        sum.integer("depths_checked", depths_checked).integer("depths_skipped", depths_skipped);
         sum.str("first_failure", first_failure);
         json::Object top;
         top.raw("summary", sum.text());
@@ -207,7 +226,7 @@ Command setup_suite(CLI::App& app) {
     sub->add_option("--max-depth", o->max_depth, "Skip depths above this")->check(CLI::Range(0, MAX_PERFT_DEPTH));
     sub->add_option("--max-nodes", o->max_nodes, "Skip depths whose expected count is above this")
         ->check(positive_count_validator());
-    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_threads_option(*sub, o->threads);
     add_backend_option(*sub, o->backend);
     add_progress_option(*sub);
     add_chess960_flag(*sub, o->chess960);

@@ -29,10 +29,10 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/zobrist.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
-#include "line_reader.hpp"
-#include "run_stop.hpp"
+#include "inputs/line_reader.hpp"
+#include "base/run_stop.hpp"
 
 namespace gperft::cli {
 namespace {

@@ -12,21 +12,22 @@
 #include <optional>
 
 #include "analysis/report.hpp"
+#include "base/machine.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
-#include "progress.hpp"
+#include "output/progress.hpp"
 #include "dist/dist_perft.hpp"
 #include "dist/dist_unique.hpp"
 #include "dist/faults.hpp"
 #include "dist/frontier_exchange.hpp"
-#include "frontier.hpp"
-#include "interrupt_note.hpp"
-#include "json.hpp"
-#include "parallel.hpp"
-#include "text_table.hpp"
-#include "unique_journal.hpp"
+#include "frontier/frontier.hpp"
+#include "output/interrupt_note.hpp"
+#include "output/json.hpp"
+#include "base/parallel.hpp"
+#include "output/text_table.hpp"
+#include "journal/unique_journal.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -141,7 +142,7 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
         if (gpu && journal) throw std::invalid_argument("--journal: only the CPU backend keeps a journal of unique");
         // A host budget the machine cannot give would end in an allocation
         // failure mid-run: refused up front (the GPU's is checked there).
-        const size_t free_mb = available_memory_mb() / size_t(std::max(s.local_size(), 1));
+        const size_t free_mb = machine::available_mb() / size_t(std::max(s.local_size(), 1));
         if (!gpu && o.memory_mb > 0 && double(o.memory_mb) > 0.9 * double(free_mb))
             throw std::invalid_argument("--memory " + std::to_string(o.memory_mb) + " MiB is more than the " +
                                         std::to_string(free_mb) + " MiB free" +
@@ -202,20 +203,20 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
 }
 
 void print_json(const UniqueOptions& o, const chess::Position& root, const UniqueResult& r, double seconds) {
-    std::string rows;
+    json::Array rows;
     for (const auto& p : r.plies) {
         json::Object row;
-        row.raw("ply", std::to_string(p.ply));
+        row.integer("ply", p.ply);
         const std::vector<chess::u128> fields = frontier::count_fields(p);
         for (size_t i = 0; i < fields.size(); ++i) row.cnt(frontier::count_field_names()[i], fields[i]);
-        row.raw("passes", std::to_string(p.passes));
-        rows += (rows.empty() ? "" : ", ") + row.text();
+        row.integer("passes", p.passes);
+        rows.raw(row.text());
     }
     json::Object obj;
-    obj.str("fen", chess::to_fen(root, o.notation)).raw("depth", std::to_string(o.depth)).str("backend", r.backend);
-    obj.num("seconds", seconds).raw("plies", "[" + rows + "]");
+    obj.str("fen", chess::to_fen(root, o.notation)).integer("depth", o.depth).str("backend", r.backend);
+    obj.num("seconds", seconds).raw("plies", rows.text());
     if (o.dead_search) obj.cnt("dead_searched", r.searched_dead).cnt("dead_unknown", r.unknown);
-    if (r.passes_resumed) obj.raw("passes_resumed", std::to_string(*r.passes_resumed));
+    if (r.passes_resumed) obj.integer("passes_resumed", *r.passes_resumed);
     if (!r.reached.empty()) {
         json::Object reach;
         for (const auto& [fen, n] : r.reached) reach.cnt(fen, n);
@@ -292,7 +293,7 @@ Command setup_unique(CLI::App& app) {
     add_shredder_flag(*sub, o->notation);
     add_backend_option(*sub, o->backend);
     add_progress_option(*sub);
-    sub->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_threads_option(*sub, o->threads);
     sub->add_option("--memory", o->memory_mb,
                     "Memory in MiB: on the CPU for the frontiers and their tables, on the GPU for one ply's "
                     "children; past it a ply runs in several passes (default: 60% of the free memory, or half "

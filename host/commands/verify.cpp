@@ -6,10 +6,10 @@
 #include <iostream>
 
 #include "chess/io/fen.hpp"
-#include "cli.hpp"
-#include "progress.hpp"
-#include "suite.hpp"
-#include "verify.hpp"
+#include "commands/cli.hpp"
+#include "output/progress.hpp"
+#include "inputs/suite.hpp"
+#include "verify/verify.hpp"
 
 namespace gperft::cli {
 namespace {
@@ -98,7 +98,7 @@ Command setup_verify(CLI::App& app) {
         ->check(CLI::ExistingFile);
     sub->add_option("--max-playout", o->run.max_playout, "Most random plies played before a sample")
         ->check(CLI::Range(0, 1000));
-    sub->add_option("-t,--threads", o->run.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 1024));
+    add_threads_option(*sub, o->run.threads);
     add_chess960_flag(*sub, o->chess960);
     sub->add_flag("--no-chess960-starts", o->no_chess960_starts,
                   "Sample only from the start position, --fen and --suite (by default every third sample starts "

@@ -12,20 +12,21 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/machine.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
-#include "cpu_perft.hpp"
-#include "cpu_stats.hpp"
+#include "count/cpu_perft.hpp"
+#include "count/cpu_stats.hpp"
 #include "deep/tally.hpp"
 #include "deep/count_math.hpp"
 #include "deep/engine.hpp"
 #include "deep/host_table.hpp"
-#include "progress.hpp"
+#include "output/progress.hpp"
 #include "deep/tt.hpp"
 #include "deep/unit_book.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
-#include "interrupt_note.hpp"
+#include "output/interrupt_note.hpp"
 
 namespace gperft {
 
@@ -71,47 +72,6 @@ int auto_split(int depth, Backend resolved) {
     return std::clamp(depth - leave, 1, resolved == Backend::Gpu ? 5 : 4);
 }
 
-namespace {
-
-// A number from a one-line file (cgroup limits), or nothing ("max", absent).
-std::optional<size_t> read_bytes(const char* path) {
-    std::ifstream f(path);
-    std::string word;
-    if (!(f >> word) || word.empty() || word.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-    return size_t(std::stoull(word));
-}
-
-}  // namespace
-
-size_t available_memory_mb() {
-    size_t mb = 1024;
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key;
-    size_t kb = 0;
-    bool found = false;
-    while (meminfo >> key >> kb) {
-        if (key == "MemAvailable:") {
-            mb = kb >> 10, found = true;
-            break;
-        }
-        meminfo.ignore(64, '\n');
-    }
-    if (!found) {
-        const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        if (pages > 0 && page > 0) mb = size_t(pages) * size_t(page) >> 20;
-    }
-    // A container's memory limit (cgroup v2, else v1) binds before the host's.
-    for (const auto& [limit, usage] : {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
-                                       std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                                 "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
-        const auto l = read_bytes(limit), u = read_bytes(usage);
-        if (l && u) {
-            mb = std::min(mb, (*l > *u ? *l - *u : 0) >> 20);
-            break;
-        }
-    }
-    return mb;
-}
 
 // Positions `plies` below root: exact to 3 plies, then grown by the last
 // branching factor (transpositions ignored, so an upper estimate).
@@ -168,7 +128,7 @@ void fit_run_memory(const Position& root, int depth, int split, const DeepOption
     const double unit_mb = split > 0 ? estimated_perft(root, split) * 600.0 / double(1 << 20) : 0;
     const double cpu_mb = plan.engine.backend == Backend::Cpu ? double(std::max(plan.engine.hash_mb, 0LL)) : 0;
     const double total_mb = cpu_mb + double(plan.host_hash_mb) + unit_mb;
-    const size_t free_mb = available_memory_mb() / size_t(sharers);
+    const size_t free_mb = machine::available_mb() / size_t(sharers);
     if (total_mb > 0.9 * double(free_mb)) {
         char text[400];
         std::snprintf(text, sizeof text,
@@ -186,19 +146,19 @@ size_t auto_hash_mb(int depth, int sharers, bool stats) {
     // 256 MiB 28.3 s, 1 GiB 25.1 s on 2 threads).
     const int scale = stats ? 2 : 0;
     const size_t by_depth = size_t(64) << (2 * std::clamp(depth - 7, 0, 6) + scale);
-    return std::max<size_t>(1, std::min({available_memory_mb() / (4 * size_t(std::max(sharers, 1))), by_depth,
+    return std::max<size_t>(1, std::min({machine::available_mb() / (4 * size_t(std::max(sharers, 1))), by_depth,
                                          size_t(4096) << scale}));
 }
 
 size_t auto_host_hash_mb(int depth, int sharers) {
     const size_t by_depth = size_t(16) << (2 * std::clamp(depth - 7, 0, 6));
-    return std::max<size_t>(1, std::min({available_memory_mb() / (8 * size_t(std::max(sharers, 1))), by_depth, size_t(1024)}));
+    return std::max<size_t>(1, std::min({machine::available_mb() / (8 * size_t(std::max(sharers, 1))), by_depth, size_t(1024)}));
 }
 
 // Refused up front: an over-committed table would fail much later, as an
 // out-of-memory kill mid-run rather than a message.
 void check_fits(const char* option, long long mb, int sharers) {
-    const size_t free_mb = available_memory_mb();
+    const size_t free_mb = machine::available_mb();
     if (mb <= 0 || size_t(mb) * size_t(sharers) <= free_mb) return;
     const std::string each = sharers > 1 ? " on each of " + std::to_string(sharers) + " ranks of this machine" : "";
     throw std::invalid_argument(std::string(option) + " " + std::to_string(mb) + " MiB" + each +

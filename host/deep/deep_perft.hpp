@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "count/backend.hpp"
 #include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
 #include "deep/engine.hpp"
-#include "perft_result.hpp"
+#include "count/perft_result.hpp"
 
 namespace gperft {
 
@@ -58,7 +58,6 @@ int auto_split(int depth, Backend resolved);
 // meet more distinct positions); a statistics table is larger.
 size_t auto_hash_mb(int depth, int sharers = 1, bool stats = false);
 size_t auto_host_hash_mb(int depth, int sharers = 1);
-size_t available_memory_mb();
 
 // What a process needs to count units: its engine (backend resolved,
 // table sizes chosen) and its lossless host table size. Each rank of a

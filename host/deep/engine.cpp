@@ -3,10 +3,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "cpu_perft.hpp"
+#include "count/cpu_perft.hpp"
 #include "deep/tally.hpp"
 #include "deep/tt_perft.hpp"
-#include "gpu_perft.hpp"
+#include "gpu/gpu_perft.hpp"
 
 namespace gperft {
 
@@ -55,11 +55,11 @@ std::vector<chess::u128> PerftEngine::stats_batch(const std::vector<chess::Posit
         return stats_tallies(roots, depth, options_.threads, stats_table_.get(), chess::Zobrist{keys_.get()});
     // Root after root, the rows of plies 1..depth: the tally's layout.
     gpu::Stats stats;
-    const std::vector<gpu::StatsRow> rows = gpu::perft_stats(roots, depth, device_options(), &stats);
+    const std::vector<chess::StatsTotal> rows = gpu::perft_stats(roots, depth, device_options(), &stats);
     device_table_bytes_ = stats.table_bytes;
     std::vector<chess::u128> out;
     out.reserve(rows.size() * chess::STAT_COUNT);
-    for (const gpu::StatsRow& row : rows) out.insert(out.end(), row.c, row.c + chess::STAT_COUNT);
+    for (const chess::StatsTotal& row : rows) out.insert(out.end(), row.c, row.c + chess::STAT_COUNT);
     return out;
 }
 

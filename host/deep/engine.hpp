@@ -7,11 +7,11 @@
 #include <memory>
 #include <vector>
 
-#include "backend.hpp"
+#include "count/backend.hpp"
 #include "chess/zobrist.hpp"
 #include "deep/stats_tt.hpp"
 #include "deep/tt.hpp"
-#include "gpu_perft.hpp"
+#include "gpu/gpu_perft.hpp"
 
 namespace gperft {
 
@@ -38,7 +38,7 @@ class PerftEngine {
     std::vector<chess::u128> stats_batch(const std::vector<chess::Position>& roots, int depth);
 
     Backend backend() const { return backend_; }
-    const char* backend_name() const { return backend_ == Backend::Gpu ? "gpu" : "cpu"; }
+    const char* backend_name() const { return to_string(backend_); }
     // What counts: "cpu", or "gpu <device name> (CUDA_VISIBLE_DEVICES=<its entry>)".
     std::string device_name() const;
     // The table size in MiB actually in use on the CPU (0 on the GPU backend,

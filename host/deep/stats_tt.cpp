@@ -8,9 +8,9 @@
 #include <type_traits>
 
 #include "chess/perft.hpp"
-#include "cpu_perft.hpp"
+#include "count/cpu_perft.hpp"
 #include "deep/tally.hpp"
-#include "parallel.hpp"
+#include "base/parallel.hpp"
 
 namespace gperft {
 

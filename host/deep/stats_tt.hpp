@@ -15,7 +15,7 @@
 #include "chess/count.hpp"
 #include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
-#include "zeroed_pages.hpp"
+#include "base/zeroed_pages.hpp"
 
 namespace gperft {
 

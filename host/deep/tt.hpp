@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "chess/zobrist.hpp"
-#include "zeroed_pages.hpp"
+#include "base/zeroed_pages.hpp"
 
 namespace gperft {
 

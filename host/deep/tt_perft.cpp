@@ -1,7 +1,7 @@
 #include "deep/tt_perft.hpp"
 
 #include "chess/perft.hpp"
-#include "cpu_perft.hpp"
+#include "count/cpu_perft.hpp"
 
 namespace gperft {
 

@@ -11,7 +11,7 @@
 
 #include "chess/count.hpp"
 #include "chess/position.hpp"
-#include "deep/journal.hpp"
+#include "journal/journal.hpp"
 #include "deep/work_units.hpp"
 
 namespace gperft {

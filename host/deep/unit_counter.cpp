@@ -4,6 +4,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/machine.hpp"
 #include "chess/movegen.hpp"
 #include "deep/count_math.hpp"
 
@@ -51,7 +52,7 @@ BatchSizer::BatchSizer(int fixed, Backend resolved, int threads)
     : fixed_(fixed),
       floor_(resolved == Backend::Gpu ? 1
                                       : 4 * (threads > 0 ? size_t(threads)
-                                                         : std::max<size_t>(1, std::thread::hardware_concurrency()))),
+                                                         : size_t(machine::default_threads()))),
       size_(fixed > 0 ? size_t(fixed) : resolved == Backend::Gpu ? 256 : floor_),
       target_(resolved == Backend::Gpu ? 2.0 : 0.5) {}
 

@@ -8,7 +8,7 @@
 
 #include "deep/count_math.hpp"
 #include "deep/host_table.hpp"
-#include "progress.hpp"
+#include "output/progress.hpp"
 #include "deep/unit_book.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dispatcher.hpp"
@@ -77,7 +77,7 @@ class Coordinator {
 
     // Every worker's hello (its backend) or failure.
     void greet(Backend own, int own_threads, const std::string& own_device) {
-        backends_[0] = own == Backend::Gpu ? "gpu" : "cpu";
+        backends_[0] = to_string(own);
         devices_[0] = own_device;
         dispatcher_.set_rank(0, own, own_threads);
         for (int r = 1; r < s_.size(); ++r) {
@@ -88,7 +88,7 @@ class Coordinator {
             }
             if (m.tag != TAG_HELLO) throw WireError("unexpected message from " + s_.describe(r));
             const Hello h = unpack_hello(m.words);
-            backends_[size_t(r)] = h.backend == Backend::Gpu ? "gpu" : "cpu";
+            backends_[size_t(r)] = to_string(h.backend);
             devices_[size_t(r)] = h.device;
             dispatcher_.set_rank(r, h.backend, h.threads);
         }

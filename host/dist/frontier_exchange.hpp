@@ -13,7 +13,7 @@
 #include "chess/count.hpp"
 #include "chess/position.hpp"
 #include "dist/session.hpp"
-#include "frontier.hpp"
+#include "frontier/frontier.hpp"
 
 namespace gperft::dist {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cpu_perft.hpp"
+#include "count/cpu_perft.hpp"
 #include "dist/dist_perft.hpp"
 #include "dist/session.hpp"
 

@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
-#include "backend.hpp"
+#include "count/backend.hpp"
 #include "chess/io/fen.hpp"
-#include "deep/journal.hpp"
-#include "frontier.hpp"
+#include "journal/journal.hpp"
+#include "frontier/frontier.hpp"
 
 namespace gperft::dist {
 

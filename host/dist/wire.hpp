@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "count/backend.hpp"
 #include "chess/count.hpp"
 #include "chess/position.hpp"
 

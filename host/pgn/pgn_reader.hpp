@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "line_reader.hpp"
+#include "inputs/line_reader.hpp"
 
 namespace gperft::pgn {
 

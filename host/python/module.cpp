@@ -16,19 +16,18 @@
 #include <thread>
 
 #include "analysis/report.hpp"
-#include "backend.hpp"
+#include "count/backend.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/analyze_pgn.hpp"
 #include "commands/cli.hpp"
-#include "position_line.hpp"
-#include "cpu_stats.hpp"
+#include "inputs/position_line.hpp"
+#include "count/cpu_stats.hpp"
 #include "deep/deep_perft.hpp"
-#include "frontier.hpp"
-#include "gpu_perft.hpp"
+#include "frontier/frontier.hpp"
 #include "pgn/compressed_input.hpp"
-#include "run_stop.hpp"
-#include "verify.hpp"
+#include "base/run_stop.hpp"
+#include "verify/verify.hpp"
 
 namespace nb = nanobind;
 using namespace gperft;
@@ -44,15 +43,13 @@ nb::int_ to_int(u128 v) {
 nb::object from_json(const std::string& text) { return nb::module_::import_("json").attr("loads")(text); }
 
 Backend backend_of(const std::string& name) {
-    if (name == "cpu") return Backend::Cpu;
-    if (name == "gpu") return Backend::Gpu;
-    if (name == "auto") return Backend::Auto;
-    throw std::invalid_argument("'" + name + "' is not a backend: use cpu, gpu or auto");
+    if (const std::optional<Backend> b = parse_backend(name)) return *b;
+    throw std::invalid_argument(not_a_backend(name));
 }
 
 int threads_of(const std::optional<int>& threads) {
-    if (threads && (*threads < 1 || *threads > 1024))
-        throw std::invalid_argument("threads: " + std::to_string(*threads) + " is not in 1..1024");
+    if (threads && (*threads < 1 || *threads > MAX_THREADS))
+        throw std::invalid_argument("threads: " + std::to_string(*threads) + " is not in 1.." + std::to_string(MAX_THREADS));
     return threads.value_or(0);
 }
 
@@ -146,7 +143,7 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
             o.hash_mb = hash_mib.value_or(-1);
             return run_deep_perft(root, depth, o).stats;
         }
-        return b == Backend::Gpu ? gpu::perft_stats({root}, depth) : cpu_perft_stats(root, depth, t);
+        return perft_stats_rows(root, depth, b, t);
     });
     nb::list plies;
     for (size_t d = 0; d < rows.size(); ++d) {
@@ -160,7 +157,7 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
     out["depth"] = depth;
     out["nodes"] = to_int(depth == 0 ? 1 : rows.back().c[chess::STAT_NODES]);
     out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out["backend"] = b == Backend::Gpu ? "gpu" : "cpu";
+    out["backend"] = to_string(b);
     out["stats"] = plies;
     return out;
 }

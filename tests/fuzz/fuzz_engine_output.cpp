@@ -5,7 +5,7 @@
 #include <string>
 
 #include "chess/count.hpp"
-#include "engine/perft_output.hpp"
+#include "uci_client/perft_output.hpp"
 
 using namespace gperft::engine;
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "reference/reference.hpp"
+#include "verify/reference.hpp"
 
 namespace ref = gperft::reference;
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "chess/io/fen.hpp"
-#include "suite.hpp"
+#include "inputs/suite.hpp"
 
 // The attack tables are built once, before the first input is timed.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {

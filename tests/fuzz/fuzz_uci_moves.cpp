@@ -6,7 +6,7 @@
 #include <string>
 
 #include "chess/io/fen.hpp"
-#include "position_line.hpp"
+#include "inputs/position_line.hpp"
 
 // The attack tables are built once, before the first input is timed.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {

@@ -1,0 +1,413 @@
+// The CPU's frontier engine. A frontier is an array of 32-byte entries: a
+// packed position (24 bytes, chess/packed_position.hpp) and its
+// multiplicity. One ply: every thread expands parents and files each child
+// in a small buffer of its partition (a hash range); a full buffer is
+// merged under that partition's lock into the partition's open-addressing
+// table, where equal positions add their multiplicities. The tables are
+// then copied out, partition by partition, as the next frontier.
+//
+// Memory: the budget covers the parents, the next frontier and the tables.
+// When the tables of a whole ply would not fit beside the frontiers, the
+// ply runs in passes, each keeping only the children of its share of the
+// hash range (every pass expands every parent again). The last ply need
+// not be kept: each pass is classified and dropped (expand_last).
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "chess/attacks.hpp"
+#include "chess/movegen.hpp"
+#include "chess/packed_position.hpp"
+#include "chess/terminal.hpp"
+#include "frontier/frontier.hpp"
+#include "base/parallel.hpp"
+#include "base/run_stop.hpp"
+#include "base/zeroed_pages.hpp"
+
+namespace gperft::frontier {
+
+namespace {
+
+using chess::PackedPosition;
+using chess::Position;
+
+struct Entry {
+    PackedPosition key;  // key.occupied == 0: an empty slot
+    uint64_t count;
+};
+static_assert(sizeof(Entry) == 32, "two entries to a cache line");
+
+constexpr uint64_t ENTRY_BYTES = sizeof(Entry);
+constexpr int MAX_PARTITIONS = 1 << 10;           // per pass (more for larger passes)
+constexpr uint64_t PARTITION_ENTRIES = 1 << 16;    // a partition's expected size, at most
+constexpr int BATCH = 16;                          // children buffered per partition and thread
+constexpr double MAX_LOAD = 0.75;                // a table grows by half past it
+constexpr double PLAN_LOAD = 0.7;                // the load tables are made for, if the estimate holds
+constexpr double PLAN_MARGIN = 1.1;              // on the estimate of a ply's distinct positions, for planning
+constexpr int MAX_PASSES = 1 << 12;
+constexpr uint64_t MIB = uint64_t(1) << 20;
+
+CHESS_FI uint64_t fmix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+// Bits 32..63 choose the pass, bits 20..31 the partition (of at most
+// MAX_PARTITIONS), and the whole hash (remixed) the slot.
+CHESS_FI uint64_t hash_of(const PackedPosition& k) { return fmix(k.occupied ^ fmix(k.men[0] ^ fmix(k.men[1]))); }
+CHESS_FI uint32_t pass_of(uint64_t h, uint32_t passes) { return uint32_t(((h >> 32) * passes) >> 32); }
+CHESS_FI uint32_t partition_of(uint64_t h, uint32_t partitions) { return uint32_t(h >> 20) & (partitions - 1); }
+CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
+    return uint64_t((unsigned __int128)(h * 0x9E3779B97F4A7C15ULL) * cap >> 64);
+}
+
+using Slots = ZeroedPages<Entry>;
+
+// A partition's table: linear probing over `cap` slots (any number).
+class Table {
+   public:
+    uint64_t size() const { return size_; }
+    uint64_t bytes() const { return cap_ * ENTRY_BYTES; }
+
+    // An empty table of `cap` slots.
+    void reset(uint64_t cap) {
+        cap_ = std::max<uint64_t>(16, cap);
+        slots_ = Slots(cap_);
+        size_ = 0;
+    }
+    void release() {
+        slots_ = Slots();
+        cap_ = size_ = 0;
+    }
+
+    // Adds n entries (equal keys merge); returns how many bytes the table grew.
+    uint64_t insert(const Entry* in, const uint64_t* hashes, int n) {
+        uint64_t grown = 0;
+        if (double(size_ + n) > double(cap_) * MAX_LOAD) grown = grow(uint64_t(double(cap_) * 1.5) + n);
+        uint64_t at[BATCH];
+        for (int i = 0; i < n; ++i) {
+            at[i] = slot_of(hashes[i], cap_);
+            __builtin_prefetch(&slots_[at[i]], 1);
+        }
+        for (int i = 0; i < n; ++i) place(in[i], at[i]);
+        return grown;
+    }
+
+    template <class F>
+    void for_each(F&& f) const {
+        for (uint64_t i = 0; i < cap_; ++i)
+            if (slots_[i].key.occupied) f(slots_[i]);
+    }
+
+   private:
+    void place(const Entry& e, uint64_t i) {
+        for (;;) {
+            Entry& s = slots_[i];
+            if (!s.key.occupied) {
+                s = e;
+                ++size_;
+                return;
+            }
+            if (s.key == e.key) {
+                s.count += e.count;
+                return;
+            }
+            if (++i == cap_) i = 0;
+        }
+    }
+
+    uint64_t grow(uint64_t cap) {
+        Slots old = std::move(slots_);
+        const uint64_t old_cap = cap_;
+        cap_ = cap;
+        slots_ = Slots(cap_);
+        size_ = 0;
+        for (uint64_t i = 0; i < old_cap; ++i)
+            if (old[i].key.occupied) place(old[i], slot_of(hash_of(old[i].key), cap_));
+        return (cap_ - old_cap) * ENTRY_BYTES;
+    }
+
+    Slots slots_;
+    uint64_t cap_ = 0, size_ = 0;
+};
+
+// Adds one distinct position reached by n paths to a ply's counts.
+void tally(PlyCounts& c, const Position& p, uint64_t n, const chess::Attacks& at) {
+    const bool check = chess::in_check(p, at), moves = chess::has_legal_move(p, at);
+    const bool dead = moves && chess::insufficient_material(p);
+    ++c.distinct;
+    c.paths += n;
+    if (check) ++c.in_check, c.check_paths += n;
+    if (check && !moves) ++c.checkmates, c.checkmate_paths += n;
+    if (!check && !moves) ++c.stalemates, c.stalemate_paths += n;
+    if (dead) ++c.insufficient, c.insufficient_paths += n;
+    c.en_passant += p.ep != chess::SQ_NONE;
+    c.castling += p.castle_rooks != 0;
+}
+
+// a += b, counter by counter (ply and passes stay a's).
+void add(PlyCounts& a, const PlyCounts& b) {
+    std::vector<chess::u128> f = count_fields(a);
+    const std::vector<chess::u128> g = count_fields(b);
+    for (size_t i = 0; i < f.size(); ++i) f[i] += g[i];
+    a = from_fields(a.ply, a.passes, f);
+}
+
+// Half the machine's memory, shared among the processes on it.
+uint64_t default_budget(int sharers) {
+    return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 2 / uint64_t(std::max(sharers, 1));
+}
+
+std::string mib(uint64_t bytes) { return std::to_string((bytes + MIB - 1) / MIB) + " MiB"; }
+
+class CpuEngine : public Engine {
+   public:
+    explicit CpuEngine(const Options& o)
+        : budget_(o.budget_bytes ? o.budget_bytes : default_budget(o.memory_sharers)),
+          min_passes_(std::max(1, o.passes)),
+          log_(o.pass_log),
+          progress_(o.progress),
+          threads_(o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()))),
+          at_(chess::host_attacks()) {}
+
+    void load(const Frontier& f) override {
+        frontier_.assign(f.positions.size(), Entry{});
+        for (size_t i = 0; i < f.positions.size(); ++i) {
+            const Position& p = f.positions[i];
+            if (chess::popcount(p.occupied()) > chess::PACKED_MAX_MEN)
+                throw std::invalid_argument("unique: a position with more than " +
+                                            std::to_string(chess::PACKED_MAX_MEN) + " men cannot be counted");
+            if (i == 0) chess960_ = p.chess960;
+            frontier_[i] = {chess::pack(p), f.counts[i]};
+        }
+    }
+
+    void take(Frontier& f) override {
+        f.positions.resize(frontier_.size());
+        f.counts.resize(frontier_.size());
+        parallel_chunks(frontier_.size(), 1 << 14, threads_, [&](uint64_t a, uint64_t b) {
+            for (uint64_t i = a; i < b; ++i)
+                f.positions[i] = chess::unpack(frontier_[i].key, chess960_), f.counts[i] = frontier_[i].count;
+        });
+        std::vector<Entry>().swap(frontier_);
+    }
+
+    int expand() override { return run_ply(true, nullptr); }
+
+    PlyCounts expand_last(int ply) override {
+        PlyCounts c;
+        c.ply = ply;
+        c.passes = run_ply(false, &c);
+        return c;
+    }
+
+    PlyCounts classify(int ply, int passes) const override {
+        std::mutex m;
+        PlyCounts total;
+        total.ply = ply, total.passes = passes;
+        parallel_chunks(frontier_.size(), 1 << 14, threads_, [&](uint64_t a, uint64_t b) {
+            PlyCounts t;
+            for (uint64_t i = a; i < b; ++i) tally(t, chess::unpack(frontier_[i].key, chess960_), frontier_[i].count, at_);
+            std::lock_guard<std::mutex> g(m);
+            add(total, t);
+        });
+        return total;
+    }
+
+   private:
+    // One ply: the children of the frontier replace it (keep), or are
+    // classified into `last` and dropped. Returns the passes it took.
+    int run_ply(bool keep, PlyCounts* last) {
+        const uint64_t parents = frontier_.size();
+        std::atomic<uint64_t> children{0};
+        parallel_chunks(parents, 1 << 12, threads_, [&](uint64_t a, uint64_t b) {
+            uint64_t n = 0;
+            for (uint64_t i = a; i < b; ++i) n += chess::count_moves(chess::unpack(frontier_[i].key, chess960_), at_);
+            children += n;
+        });
+        // The last ply's ratio of distinct positions to children, as the
+        // estimate for this one (it falls from ply to ply), with a margin.
+        const double expected = double(children) * ratio_;
+        const uint64_t fixed = parents * ENTRY_BYTES + (keep ? uint64_t(expected * PLAN_MARGIN) * ENTRY_BYTES : 0);
+        const double tables = expected * PLAN_MARGIN * double(ENTRY_BYTES) / PLAN_LOAD;
+        const uint64_t budget = budget_;
+        if (fixed + MIB / 2 > budget)
+            throw BudgetTooSmall("--memory " + mib(budget) + " cannot hold this ply's frontiers: " + mib(fixed) +
+                                 " for about " + std::to_string(parents) + " parents and " +
+                                 std::to_string(uint64_t(expected)) + " distinct children, beside their tables");
+        const uint64_t room = budget - fixed;
+        int passes = std::max(min_passes_, int(std::ceil(tables / double(room))));
+        if (!keep && log_) return logged_passes(passes, expected, room, *last);
+        for (;; passes *= 2) {
+            if (passes > MAX_PASSES)
+                throw BudgetTooSmall("--memory " + mib(budget) + " is too small for this ply even in " +
+                                     std::to_string(MAX_PASSES) + " passes");
+            start_progress(parents, passes);
+            std::vector<Entry> next;
+            if (keep) next.reserve(uint64_t(expected * PLAN_MARGIN));  // pages are taken as they are written
+            PlyCounts counts;
+            bool fits = true;
+            for (int pass = 0; fits && pass < passes; ++pass)
+                fits = run_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, keep ? &next : nullptr,
+                                &counts);
+            if (!fits) continue;  // a pass outgrew its room: split finer
+            ratio_ = children ? double(counts.distinct) / double(children) : 1.0;
+            if (keep) frontier_.swap(next);
+            else frontier_ = {}, add(*last, counts);
+            return passes;
+        }
+    }
+
+    // The last ply's passes with a journal: those it holds are not run
+    // again, and the pass count is the journal's.
+    int logged_passes(int passes, double expected, uint64_t room, PlyCounts& total) {
+        if (log_->passes()) passes = log_->passes();
+        log_->start(passes);
+        start_progress(frontier_.size(), passes);
+        for (int pass = 0; pass < passes; ++pass) {
+            if (const PlyCounts* c = log_->finished(pass)) {
+                add(total, *c);
+                ply_total_ -= frontier_.size();  // the rate and ETA are of this run's work
+                continue;
+            }
+            PlyCounts t;
+            if (!run_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, nullptr, &t))
+                throw BudgetTooSmall("pass " + std::to_string(pass) + " of " + std::to_string(passes) +
+                                     " outgrew --memory " + mib(budget_) +
+                                     "; the journal keeps its pass count: give more memory, or start a new journal");
+            log_->record(pass, t);
+            add(total, t);
+        }
+        frontier_ = {};
+        return passes;
+    }
+
+    void start_progress(uint64_t parents, int passes) {
+        ply_done_ = 0, ply_total_ = parents * uint64_t(passes);
+        generated_ = 0;
+    }
+
+    // One pass: the children in its hash range, merged in the tables, then
+    // appended to `next` (only their number added to `counts`), or tallied
+    // into `counts`. False when the tables outgrew `room`.
+    bool run_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, std::vector<Entry>* next,
+                  PlyCounts* counts) {
+        uint32_t partitions = 16;
+        while (partitions < MAX_PARTITIONS && expected / partitions > double(PARTITION_ENTRIES)) partitions *= 2;
+        std::vector<Table> tables(partitions);
+        std::vector<std::mutex> locks(partitions);
+        std::atomic<uint64_t> bytes{0};
+        // Slots for the expected children at the planned load: a table grows
+        // only when the estimate was low (and the estimate is usually high:
+        // the ratio of distinct positions to children falls ply by ply).
+        const uint64_t cap = uint64_t(expected / PLAN_LOAD / partitions) + 1;
+        for (Table& t : tables) t.reset(cap), bytes += t.bytes();
+        std::atomic<bool> overflow{false};
+        const uint64_t limit = room + room / 8;
+
+        // Each thread keeps a buffer of BATCH children per partition for the
+        // whole pass, so that a merge under a lock takes a full batch.
+        std::atomic<uint64_t> next_parent{0};
+        auto worker = [&](bool reports) {
+            std::vector<Entry> buf(partitions * BATCH);
+            std::vector<uint64_t> hashes(partitions * BATCH);
+            std::vector<uint8_t> fill(partitions, 0);
+            const auto flush = [&](uint32_t part) {
+                std::lock_guard<std::mutex> g(locks[part]);
+                bytes += tables[part].insert(&buf[part * BATCH], &hashes[part * BATCH], fill[part]);
+                fill[part] = 0;
+            };
+            chess::MoveList list;
+            const uint64_t n = frontier_.size(), chunk = 256;
+            for (uint64_t a; !stop_requested() && (a = next_parent.fetch_add(chunk, std::memory_order_relaxed)) < n;) {
+                if (bytes.load(std::memory_order_relaxed) > limit) {
+                    overflow = true;
+                    break;
+                }
+                uint64_t generated = 0;
+                for (uint64_t i = a, b = std::min(n, a + chunk); i < b; ++i) {
+                    const Position parent = chess::unpack(frontier_[i].key, chess960_);
+                    const uint64_t count = frontier_[i].count;
+                    list.size = 0;
+                    chess::generate_moves(parent, at_, list);
+                    generated += uint64_t(list.size);
+                    for (int m = 0; m < list.size; ++m) {
+                        const PackedPosition k =
+                            chess::pack(chess::canonical(chess::apply_move(parent, list.moves[m]), at_));
+                        const uint64_t h = hash_of(k);
+                        if (passes > 1 && pass_of(h, passes) != pass) continue;
+                        const uint32_t part = partition_of(h, partitions);
+                        const uint32_t j = part * BATCH + fill[part]++;
+                        buf[j] = {k, count}, hashes[j] = h;
+                        if (fill[part] == BATCH) flush(part);
+                    }
+                }
+                generated_.fetch_add(generated, std::memory_order_relaxed);
+                if (reports && progress_) progress_(ply_done_ + std::min(n, a + chunk), ply_total_, generated_.load());
+            }
+            for (uint32_t part = 0; part < partitions; ++part)
+                if (fill[part]) flush(part);
+        };
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threads_; ++t) pool.emplace_back(worker, false);
+        worker(true);
+        for (auto& t : pool) t.join();
+        throw_if_stop_requested();
+        ply_done_ += frontier_.size();
+        if (bytes.load() > limit) overflow = true;
+        if (overflow) return false;
+
+        // Out, partition by partition, each table freed once copied.
+        std::vector<uint64_t> offset(partitions + 1, 0);
+        for (uint32_t p = 0; p < partitions; ++p) offset[p + 1] = offset[p] + tables[p].size();
+        const uint64_t at = next ? next->size() : 0;
+        if (next) next->resize(at + offset[partitions]);
+        std::mutex m;
+        parallel_chunks(partitions, 4, threads_, [&](uint64_t a, uint64_t b) {
+            PlyCounts t;
+            for (uint64_t p = a; p < b; ++p) {
+                uint64_t o = at + offset[p];
+                tables[p].for_each([&](const Entry& e) {
+                    if (next) (*next)[o++] = e;
+                    else tally(t, chess::unpack(e.key, chess960_), e.count, at_);
+                });
+                if (next) t.distinct += tables[p].size();
+                tables[p].release();
+            }
+            std::lock_guard<std::mutex> g(m);
+            add(*counts, t);
+        });
+        return true;
+    }
+
+    uint64_t budget_;
+    int min_passes_;
+    PassLog* log_;
+    std::function<void(uint64_t, uint64_t, uint64_t)> progress_;
+    uint64_t ply_done_ = 0, ply_total_ = 0;  // parent expansions, for progress_
+    std::atomic<uint64_t> generated_{0};     // children generated in the ply
+    int threads_;
+    chess::Attacks at_;
+    bool chess960_ = false;
+    std::vector<Entry> frontier_;
+    double ratio_ = 1.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cpu_engine(const Options& o) { return std::make_unique<CpuEngine>(o); }
+
+}  // namespace gperft::frontier

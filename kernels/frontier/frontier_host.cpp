@@ -1,0 +1,102 @@
+// The frontier pipeline on the host: Thrust's OpenMP system when OpenMP is
+// available (GPERFT_FRONTIER_OMP), its sequential C++ system otherwise.
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "frontier/frontier_impl.cuh"
+#include "gpu/host_pipeline.hpp"
+
+#ifdef GPERFT_FRONTIER_OMP
+#include <omp.h>
+#include <thrust/system/omp/execution_policy.h>
+#include <thrust/system/cpp/execution_policy.h>
+#include <thrust/system/cpp/vector.h>
+#else
+#include <thrust/system/cpp/execution_policy.h>
+#include <thrust/system/cpp/vector.h>
+#endif
+
+namespace gperft::frontier {
+
+namespace {
+
+// The OpenMP system for large steps; small ones run sequentially, since a
+// parallel region costs more than it saves on them (and idle OpenMP threads
+// spin, which hurts on a loaded machine).
+constexpr size_t PARALLEL_MIN_ITEMS = 1 << 15;
+
+struct HostSystem {
+#ifdef GPERFT_FRONTIER_OMP
+    template <class T>
+    using vector = thrust::cpp::vector<T>;  // host memory; filled without a parallel region
+    template <class F>
+    static auto dispatch(size_t n, F&& f) {
+        return n >= PARALLEL_MIN_ITEMS ? f(thrust::omp::par) : f(thrust::cpp::par);
+    }
+#else
+    template <class T>
+    using vector = thrust::cpp::vector<T>;
+    template <class F>
+    static auto dispatch(size_t, F&& f) {
+        return f(thrust::cpp::par);
+    }
+#endif
+};
+
+// capacity: as the GPU engine's (0: no limit).
+std::unique_ptr<Engine> host_pipeline(const Options& o, uint64_t capacity) {
+#ifdef GPERFT_FRONTIER_OMP
+    if (o.threads > 0) omp_set_num_threads(o.threads);
+#endif
+    uint64_t budget = o.budget_bytes;
+    if (budget == 0)
+        budget = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4 /
+                 uint64_t(std::max(o.memory_sharers, 1));
+    return std::make_unique<detail::Pipeline<HostSystem>>(budget, chess::host_attacks(), capacity);
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o) { return host_pipeline(o, 0); }
+
+std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position>& positions) {
+    return detail::position_facts<HostSystem>(positions, chess::host_attacks());
+}
+
+bool position_less(const chess::Position& a, const chess::Position& b) { return detail::PositionLess{}(a, b); }
+
+uint64_t detail::gpu_frontier_budget(const Options& o, const gpu::DeviceFree& device) {
+    return gpu::frontier_budget(device, gpu::device_memory_cap(), o.budget_bytes);
+}
+
+// The host pipeline standing in for the device (GPERFT_HOST_GPU) takes the
+// GPU engine's budget and capacity of a pretend device, and its planted
+// fault.
+std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
+    if (!gpu::host::stand_in::active()) return detail::make_device_engine(o);
+    constexpr uint64_t FREE = gpu::host::stand_in::STAND_IN_BYTES;
+    Options host = o;
+    host.budget_bytes = detail::gpu_frontier_budget(o, gpu::DeviceFree{FREE, FREE});
+    gpu::host::stand_in::raise_planted_fault("the frontier of gperft unique");
+    return host_pipeline(host, FREE);
+}
+
+// The move counts take little memory, but the cap's form is checked as by
+// every GPU call, so that a bad GPERFT_DEVICE_MEMORY never passes.
+std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
+    gpu::device_memory_cap();
+    if (!gpu::host::stand_in::active()) return detail::position_facts_device(positions);
+    gpu::host::stand_in::raise_planted_fault("the move counts of analyze");
+    return position_facts_host(positions);
+}
+
+#ifndef GPERFT_FRONTIER_CUDA
+constexpr const char* NO_CUDA = "this gperft was built without CUDA (nvcc was not found at configure time)";
+std::unique_ptr<Engine> detail::make_device_engine(const Options&) { throw std::runtime_error(NO_CUDA); }
+std::vector<PositionFacts> detail::position_facts_device(const std::vector<chess::Position>&) {
+    throw std::runtime_error(NO_CUDA);
+}
+#endif
+
+}  // namespace gperft::frontier

@@ -1,0 +1,405 @@
+// The frontier pipeline, written once against a Thrust "system" (a vector
+// type, and dispatch(n, f), which calls f with the execution policy for a
+// step over n items) so that g++ runs it on the host with the
+// OpenMP or C++ system and nvcc on the GPU with the CUDA system.
+//
+// One ply: count each parent's moves, prefix-sum them into child offsets,
+// then for each pass (a hash partition of the children, several when the
+// budget is small) expand the parents chunk by chunk, keep the pass's
+// children, sort and merge equal positions (summing multiplicities), and
+// append the pass's distinct positions to the next frontier. Equality is
+// exact: positions are compared field by field, never by hash alone.
+#pragma once
+
+#include <thrust/copy.h>
+#include <thrust/for_each.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/partition.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
+#include <thrust/transform_reduce.h>
+#include <thrust/tuple.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "chess/terminal.hpp"
+#include "frontier/frontier.hpp"
+#include "gpu/device_memory.hpp"
+#include "frontier/frontier_expand.hpp"
+
+namespace gperft::frontier::detail {
+
+using chess::Attacks;
+using chess::Position;
+
+constexpr uint64_t RECORD_BYTES = sizeof(Position) + sizeof(uint64_t);
+constexpr uint64_t MIN_CAPACITY = 4096;
+constexpr int MAX_PARTITION_BITS = 16;
+
+// The position as eight 64-bit words (64 bytes; the reserved bytes are zero).
+constexpr int POSITION_WORDS = sizeof(Position) / 8;
+CHESS_FI uint64_t word(const Position& p, int i) {
+    uint64_t w;
+    memcpy(&w, reinterpret_cast<const char*>(&p) + 8 * i, 8);
+    return w;
+}
+
+struct PositionLess {
+    CHESS_HD bool operator()(const Position& a, const Position& b) const {
+        for (int i = 0; i < POSITION_WORDS; ++i)
+            if (word(a, i) != word(b, i)) return word(a, i) < word(b, i);
+        return false;
+    }
+};
+
+struct PositionEqual {
+    CHESS_HD bool operator()(const Position& a, const Position& b) const {
+        for (int i = 0; i < POSITION_WORDS; ++i)
+            if (word(a, i) != word(b, i)) return false;
+        return true;
+    }
+};
+
+// Spreads positions over partitions (splitmix64 finalizer over the words).
+CHESS_FI uint64_t position_hash(const Position& p) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < POSITION_WORDS; ++i) {
+        h ^= word(p, i);
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+struct CountMovesFn {
+    Attacks at;
+    CHESS_HD uint64_t operator()(const Position& p) const { return chess::count_moves(p, at); }
+};
+
+struct InPartition {
+    int bits;
+    uint64_t part;
+    template <class Tuple>
+    CHESS_HD bool operator()(const Tuple& t) const {
+        return bits == 0 || (position_hash(thrust::get<0>(t)) >> (64 - bits)) == part;
+    }
+};
+
+// Per-ply classification, summed over the frontier.
+struct Tally {
+    uint64_t distinct = 0, in_check = 0, mates = 0, stalemates = 0, insufficient = 0, en_passant = 0, castling = 0;
+    uint64_t paths = 0, check_paths = 0, mate_paths = 0, stalemate_paths = 0, insufficient_paths = 0;
+};
+
+struct TallyPlus {
+    CHESS_HD Tally operator()(const Tally& a, const Tally& b) const {
+        Tally t;
+        t.distinct = a.distinct + b.distinct;
+        t.in_check = a.in_check + b.in_check;
+        t.mates = a.mates + b.mates;
+        t.stalemates = a.stalemates + b.stalemates;
+        t.insufficient = a.insufficient + b.insufficient;
+        t.en_passant = a.en_passant + b.en_passant;
+        t.castling = a.castling + b.castling;
+        t.paths = a.paths + b.paths;
+        t.check_paths = a.check_paths + b.check_paths;
+        t.mate_paths = a.mate_paths + b.mate_paths;
+        t.stalemate_paths = a.stalemate_paths + b.stalemate_paths;
+        t.insufficient_paths = a.insufficient_paths + b.insufficient_paths;
+        return t;
+    }
+};
+
+struct ClassifyFn {
+    Attacks at;
+    template <class Tuple>
+    CHESS_HD Tally operator()(const Tuple& t) const {
+        const Position& p = thrust::get<0>(t);
+        const uint64_t n = thrust::get<1>(t);
+        const bool check = chess::in_check(p, at), moves = chess::has_legal_move(p, at);
+        const bool dead = moves && chess::insufficient_material(p);  // not mate or stalemate
+        Tally r;
+        r.distinct = 1;
+        r.paths = n;
+        r.in_check = check, r.check_paths = check ? n : 0;
+        r.mates = check && !moves, r.mate_paths = r.mates ? n : 0;
+        r.stalemates = !check && !moves, r.stalemate_paths = r.stalemates ? n : 0;
+        r.insufficient = dead, r.insufficient_paths = dead ? n : 0;
+        r.en_passant = p.ep != chess::SQ_NONE, r.castling = p.castle_rooks != 0;
+        return r;
+    }
+};
+
+struct FactsFn {
+    Attacks at;
+    CHESS_HD PositionFacts operator()(const Position& p) const {
+        return {uint16_t(chess::count_moves(p, at)), chess::in_check(p, at)};
+    }
+};
+
+template <class Sys>
+std::vector<PositionFacts> position_facts(const std::vector<Position>& positions, const Attacks& at) {
+    typename Sys::template vector<Position> in(positions.begin(), positions.end());
+    typename Sys::template vector<PositionFacts> facts(positions.size());
+    Sys::dispatch(positions.size(),
+                  [&](auto pol) { return thrust::transform(pol, in.begin(), in.end(), facts.begin(), FactsFn{at}); });
+    std::vector<PositionFacts> out(positions.size());
+    thrust::copy(facts.begin(), facts.end(), out.begin());
+    return out;
+}
+
+template <class Sys>
+class Pipeline : public Engine {
+    template <class T>
+    using Vec = typename Sys::template vector<T>;
+
+   public:
+    // budget: working bytes for one ply's children (see Options).
+    // A chunk and a pass each need room for three copies of their records
+    // (records, merge output, sort scratch): about 3/16 and 3/5 of the budget.
+    // capacity: the memory the frontiers and the budget share (the device's
+    // free memory), 0 for no limit. A ply whose parents, their offsets and
+    // the next frontier as estimated do not fit it beside the budget is
+    // refused (BudgetTooSmall) before it starts.
+    Pipeline(uint64_t budget, const Attacks& at, uint64_t capacity = 0)
+        : at_(at), error_(1, 0u), budget_(budget), capacity_(capacity) {
+        chunk_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 16));
+        pass_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 5));
+    }
+
+    void load(const Frontier& f) override {
+        level_.resize(f.positions.size());
+        counts_.resize(f.counts.size());
+        thrust::copy(f.positions.begin(), f.positions.end(), level_.begin());
+        thrust::copy(f.counts.begin(), f.counts.end(), counts_.begin());
+    }
+
+    void take(Frontier& f) override {
+        f.positions.resize(level_.size());
+        f.counts.resize(counts_.size());
+        thrust::copy(level_.begin(), level_.end(), f.positions.begin());
+        thrust::copy(counts_.begin(), counts_.end(), f.counts.begin());
+        Vec<Position>().swap(level_);
+        Vec<uint64_t>().swap(counts_);
+    }
+
+    int expand() override {
+        int passes = 1;
+        next_ply(level_, counts_, passes, nullptr);
+        return passes;
+    }
+
+    // Each pass's distinct children are classified and dropped: the last
+    // ply needs no memory for a frontier of its own.
+    PlyCounts expand_last(int ply) override {
+        int passes = 1;
+        Tally t;
+        next_ply(level_, counts_, passes, &t);
+        return counts_of(t, ply, passes);
+    }
+
+    PlyCounts classify(int ply, int passes) const override {
+        return counts_of(tally(level_, counts_, level_.size()), ply, passes);
+    }
+
+   private:
+    Tally tally(const Vec<Position>& level, const Vec<uint64_t>& counts, uint64_t n) const {
+        auto first = thrust::make_zip_iterator(thrust::make_tuple(level.begin(), counts.begin()));
+        return Sys::dispatch(n, [&](auto pol) {
+            return thrust::transform_reduce(pol, first, first + n, ClassifyFn{at_}, Tally{}, TallyPlus{});
+        });
+    }
+
+    static PlyCounts counts_of(const Tally& t, int ply, int passes) {
+        PlyCounts c;
+        c.ply = ply, c.passes = passes;
+        c.distinct = t.distinct, c.paths = t.paths;
+        c.in_check = t.in_check, c.checkmates = t.mates, c.stalemates = t.stalemates, c.insufficient = t.insufficient;
+        c.check_paths = t.check_paths, c.checkmate_paths = t.mate_paths;
+        c.stalemate_paths = t.stalemate_paths, c.insufficient_paths = t.insufficient_paths;
+        c.en_passant = t.en_passant, c.castling = t.castling;
+        return c;
+    }
+
+    // Replaces (level, counts) with the next ply's distinct positions, or,
+    // with a tally, adds their classification to it and leaves none.
+    void next_ply(Vec<Position>& level, Vec<uint64_t>& counts, int& passes, Tally* last) {
+        const uint64_t n = level.size();
+        Vec<uint64_t> offsets(n + 1, 0);
+        Sys::dispatch(n, [&](auto pol) {
+            return thrust::transform(pol, level.begin(), level.end(), offsets.begin(), CountMovesFn{at_});
+        });
+        Sys::dispatch(
+            n, [&](auto pol) { return thrust::exclusive_scan(pol, offsets.begin(), offsets.end(), offsets.begin()); });
+        std::vector<uint64_t> host_offsets(n + 1);
+        thrust::copy(offsets.begin(), offsets.end(), host_offsets.begin());
+        const uint64_t children = host_offsets[n];
+
+        // Passes for the expected distinct children (the last ply's ratio of
+        // distinct positions to children, with a margin); a pass that
+        // overflows anyway restarts the ply with twice as many.
+        const double expected = double(children) * distinct_ratio_ * 1.25;
+        check_fit(n, last ? 0.0 : expected);
+        int bits = 0;
+        while (bits < MAX_PARTITION_BITS && expected / double(uint64_t(1) << bits) > double(pass_cap_)) ++bits;
+        for (;; ++bits) {
+            if (bits > MAX_PARTITION_BITS)
+                throw BudgetTooSmall("the memory budget is too small for this ply even in " +
+                                     std::to_string(1 << MAX_PARTITION_BITS) + " passes");
+            Vec<Position> next;
+            Vec<uint64_t> next_counts;
+            Tally sum;
+            bool fits = true;
+            for (uint64_t part = 0; fits && part < (uint64_t(1) << bits); ++part) {
+                fits = run_pass(level, counts, offsets, host_offsets, InPartition{bits, part}, next, next_counts);
+                if (fits && last) {  // classify the pass, then let it go
+                    sum = TallyPlus{}(sum, tally(next, next_counts, next.size()));
+                    Vec<Position>().swap(next);
+                    Vec<uint64_t>().swap(next_counts);
+                }
+            }
+            if (!fits) continue;  // a partition overflowed its buffer: split finer
+            passes = 1 << bits;
+            if (last) {
+                *last = sum;
+                Vec<Position>().swap(level);
+                Vec<uint64_t>().swap(counts);
+                return;
+            }
+            distinct_ratio_ = children ? double(next.size()) / double(children) : 1.0;
+            level.swap(next);
+            counts.swap(next_counts);
+            return;
+        }
+    }
+
+    // Refuses a ply whose parents (with counts and offsets) and expected
+    // next frontier do not fit the capacity beside the working budget.
+    void check_fit(uint64_t parents, double expected_next) const {
+        if (!capacity_) return;
+        constexpr double ENTRY = double(sizeof(Position) + sizeof(uint64_t));
+        const double held = double(parents) * (ENTRY + sizeof(uint64_t)) + expected_next * ENTRY;
+        if (held + double(budget_) <= double(capacity_)) return;
+        const auto mib = [](double b) { return std::to_string(uint64_t(b / double(1 << 20))) + " MiB"; };
+        throw BudgetTooSmall("the next ply does not fit the device: " + std::to_string(parents) + " parents (" +
+                             mib(double(parents) * (ENTRY + sizeof(uint64_t))) + ") and about " +
+                             std::to_string(uint64_t(expected_next)) + " distinct children (" +
+                             mib(expected_next * ENTRY) + ") beside the working budget of " + mib(double(budget_)) +
+                             " need more than the " + mib(double(capacity_)) +
+                             " of device memory free; run it with --backend cpu, or on several ranks");
+    }
+
+    // One partition: expand chunk by chunk, keep and merge the partition's
+    // children, then append its distinct positions. False on overflow.
+    bool run_pass(const Vec<Position>& level, const Vec<uint64_t>& counts, const Vec<uint64_t>& offsets,
+                  const std::vector<uint64_t>& host_offsets, InPartition in_part, Vec<Position>& next,
+                  Vec<uint64_t>& next_counts) {
+        Vec<Position> pass;
+        Vec<uint64_t> pass_counts;
+        const uint64_t n = host_offsets.size() - 1;
+        for (uint64_t a = 0; a < n;) {
+            uint64_t b =
+                std::upper_bound(host_offsets.begin() + a + 1, host_offsets.end(), host_offsets[a] + chunk_cap_) -
+                host_offsets.begin() - 1;
+            b = std::max(b, a + 1);
+            const uint64_t base = host_offsets[a], size = host_offsets[b] - base;
+            Vec<Position> chunk(size);
+            Vec<uint64_t> chunk_counts(size);
+            ExpandFn expand{thrust::raw_pointer_cast(level.data()),
+                            thrust::raw_pointer_cast(counts.data()),
+                            thrust::raw_pointer_cast(offsets.data()),
+                            base,
+                            thrust::raw_pointer_cast(chunk.data()),
+                            thrust::raw_pointer_cast(chunk_counts.data()),
+                            thrust::raw_pointer_cast(error_.data()),
+                            at_};
+            Sys::dispatch(size, [&](auto pol) {
+                return thrust::for_each(pol, thrust::counting_iterator<uint64_t>(a),
+                                        thrust::counting_iterator<uint64_t>(b), expand);
+            });
+            if (uint32_t(error_[0]) != 0)
+                throw std::runtime_error("move generation disagreed with move counting while expanding the frontier");
+            const uint64_t kept = keep_and_merge(chunk, chunk_counts, in_part);
+            if (pass.size() + kept > pass_cap_) return false;
+            append(pass, pass_counts, chunk, chunk_counts, kept);
+            a = b;
+        }
+        const uint64_t distinct = merge(pass, pass_counts, pass.size());
+        append(next, next_counts, pass, pass_counts, distinct);
+        return true;
+    }
+
+    // Moves the partition's records to the front, merges equal positions;
+    // returns how many distinct records lead the buffers.
+    uint64_t keep_and_merge(Vec<Position>& pos, Vec<uint64_t>& cnt, InPartition in_part) const {
+        uint64_t size = pos.size();
+        if (in_part.bits > 0) {
+            auto first = thrust::make_zip_iterator(thrust::make_tuple(pos.begin(), cnt.begin()));
+            size = Sys::dispatch(
+                       size, [&](auto pol) { return thrust::stable_partition(pol, first, first + size, in_part); }) -
+                   first;
+        }
+        return merge(pos, cnt, size);
+    }
+
+    uint64_t merge(Vec<Position>& pos, Vec<uint64_t>& cnt, uint64_t size) const {
+        if (size == 0) return 0;
+        Sys::dispatch(size, [&](auto pol) {
+            return thrust::sort_by_key(pol, pos.begin(), pos.begin() + size, cnt.begin(), PositionLess{});
+        });
+        Vec<Position> out(size);
+        Vec<uint64_t> out_counts(size);
+        const auto ends = Sys::dispatch(size, [&](auto pol) {
+            return thrust::reduce_by_key(pol, pos.begin(), pos.begin() + size, cnt.begin(), out.begin(),
+                                         out_counts.begin(), PositionEqual{});
+        });
+        const uint64_t distinct = ends.first - out.begin();
+        Sys::dispatch(distinct,
+                      [&](auto pol) { return thrust::copy(pol, out.begin(), out.begin() + distinct, pos.begin()); });
+        Sys::dispatch(distinct, [&](auto pol) {
+            return thrust::copy(pol, out_counts.begin(), out_counts.begin() + distinct, cnt.begin());
+        });
+        return distinct;
+    }
+
+    static void append(Vec<Position>& dst, Vec<uint64_t>& dst_counts, const Vec<Position>& src,
+                       const Vec<uint64_t>& src_counts, uint64_t n) {
+        const uint64_t at = dst.size();
+        dst.resize(at + n);
+        dst_counts.resize(at + n);
+        Sys::dispatch(n, [&](auto pol) { return thrust::copy(pol, src.begin(), src.begin() + n, dst.begin() + at); });
+        Sys::dispatch(n, [&](auto pol) {
+            return thrust::copy(pol, src_counts.begin(), src_counts.begin() + n, dst_counts.begin() + at);
+        });
+    }
+
+    Attacks at_;
+    Vec<uint32_t> error_;  // set by ExpandFn when generation and counting disagree
+    Vec<Position> level_;  // the frontier held
+    Vec<uint64_t> counts_;
+    uint64_t budget_, capacity_;
+    uint64_t chunk_cap_, pass_cap_;
+    double distinct_ratio_ = 1.0;
+};
+
+// The GPU engine's budget for its working buffers: gpu::frontier_budget
+// (device_memory.hpp) of o.budget_bytes (--memory) and the cap in force; a
+// budget above half the free memory is refused (std::invalid_argument)
+// before the first ply rather than met by an allocation failure. Defined in
+// frontier_host.cpp.
+uint64_t gpu_frontier_budget(const Options& o, const gpu::DeviceFree& device);
+
+// The CUDA device behind make_gpu_engine and position_facts_gpu (which
+// frontier_host.cpp defines, choosing between it and the host pipeline
+// standing in for it): frontier.cu, or stubs without CUDA.
+std::unique_ptr<Engine> make_device_engine(const Options& o);
+std::vector<PositionFacts> position_facts_device(const std::vector<chess::Position>& positions);
+
+}  // namespace gperft::frontier::detail

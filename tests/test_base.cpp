@@ -1,0 +1,73 @@
+// common/base: parallel loops and the machine probe.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "base/machine.hpp"
+#include "base/parallel.hpp"
+
+namespace {
+
+// Every index once, whatever the thread count; merge once a thread at most.
+TEST(Parallel, ReduceVisitsEveryIndexOnceAndMergesEachThread) {
+    for (const int threads : {1, 2, 3, 8, 0}) {
+        for (const size_t n : {size_t(0), size_t(1), size_t(5), size_t(1000)}) {
+            std::vector<int> seen(n, 0);
+            uint64_t sum = 0;
+            int merges = 0;
+            gperft::parallel_reduce(
+                n, threads, [] { return uint64_t(0); },
+                [&](uint64_t& local, size_t i) {
+                    local += i;
+                    ++seen[i];  // each index goes to one thread only
+                },
+                [&](const uint64_t& local) {
+                    sum += local;
+                    ++merges;
+                });
+            EXPECT_EQ(sum, n * (n ? n - 1 : 0) / 2) << threads << " threads, n " << n;
+            for (size_t i = 0; i < n; ++i) EXPECT_EQ(seen[i], 1) << i;
+            const int most = threads > 0 ? threads : gperft::machine::default_threads();
+            EXPECT_GE(merges, 1);
+            EXPECT_LE(merges, std::max(1, std::min<int>(most, int(n))));
+        }
+    }
+}
+
+TEST(Parallel, ReduceStopsOnRequestAndThrows) {
+    gperft::StopScope scope;
+    size_t visited = 0;
+    EXPECT_THROW(gperft::parallel_reduce(
+                     1000000, 1, [] { return 0; },
+                     [&](int&, size_t i) {
+                         ++visited;
+                         if (i == 10) gperft::StopScope::request();
+                     },
+                     [](const int&) {}),
+                 gperft::Stopped);
+    EXPECT_EQ(visited, 11u) << "no item is taken after the request";
+}
+
+// MemTotal in bytes, from the kernel.
+uint64_t mem_total() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    uint64_t kb = 0;
+    while (meminfo >> key >> kb) {
+        if (key == "MemTotal:") return kb << 10;
+        meminfo.ignore(64, '\n');
+    }
+    return 0;
+}
+
+TEST(Machine, AvailableMemoryIsPositiveAndWithinTheTotal) {
+    const size_t bytes = gperft::machine::available_bytes();
+    EXPECT_GT(bytes, 0u);
+    if (const uint64_t total = mem_total()) EXPECT_LE(bytes, total);
+    EXPECT_EQ(gperft::machine::available_mb(), gperft::machine::available_bytes() >> 20);
+    EXPECT_GE(gperft::machine::default_threads(), 1);
+}
+
+}  // namespace
