@@ -1,19 +1,23 @@
 // gperft uci: a UCI engine that answers perft, so that a script written for
 // Stockfish's `go perft` runs with `gperft uci` in its place. It reads
 // uci, isready, ucinewgame, setoption (Threads, Hash, UCI_Chess960,
-// Backend), position startpos|fen F [moves ...], go perft N, d, stop and
-// quit. `go perft` prints Stockfish's format: "move: count" lines, a blank
-// line, "Nodes searched: N" and a blank line.
+// Backend), position startpos|fen F [moves ...], go perft N (or the bare
+// `perft N`), d, stop and quit. `go perft` prints Stockfish's format:
+// "move: count" lines, a blank line, "Nodes searched: N" and a blank line.
 //
 // Input is read on a thread of its own, so that while a count runs
-// `isready` is answered at once, `stop` ends the count and `quit` the
-// process (UCI: "as soon as possible"); other commands wait for the count to
-// end. At the end of the input a count in progress still finishes, so
-// `printf 'go perft 6\n' | gperft uci` prints its count. Every go ends with a
-// line a script can wait for: "Nodes searched:" after `go perft` (a count
-// that was stopped or failed says why in an info string first, and prints
-// no number), `bestmove 0000` after any other go. Every error is one
-// "info string" line, in UCI's words, and the engine reads on.
+// `isready` is answered at once and `stop` ends the count; other commands
+// wait for the count to end. As in Stockfish, which counts `go perft` before
+// it reads the next line, `quit` and the end of the input let a count in
+// progress finish and print, so `printf 'go perft 6\nquit\n' | gperft uci`
+// prints its count. A quit behind a stop ends the process within half a
+// second, even where the stopped count cannot end sooner (a device call in
+// flight). Every go ends with a line a script can wait for: "Nodes
+// searched: N" after `go perft` (a count that was stopped or failed says why
+// in an info string first, then prints "Nodes searched: none", which no
+// parser of a number takes for a count), `bestmove 0000` after any other go.
+// Every error is one "info string" line, in UCI's words, and the engine
+// reads on.
 #include <algorithm>
 #include <cstdlib>
 #include <chrono>
@@ -80,25 +84,28 @@ struct UciState {
 class Inbox {
    public:
     // The input thread: while a go is pending, answers isready at once and
-    // turns stop and quit into a stop request; queues every other line (quit
-    // included). True for a quit that stopped a go.
+    // turns stop into a stop request; queues every other line (quit
+    // included, to be taken after the go's answer). A bare `perft N` is
+    // queued as `go perft N`. True for a quit that follows a stop request.
     bool put(std::string line) {
         std::istringstream in(line);
         std::string cmd;
         in >> cmd;
+        if (cmd == "perft") line = "go " + line, cmd = "go";
         std::lock_guard<std::mutex> lock(m_);
         const bool busy = gos_ > 0;
-        if (busy && (cmd == "stop" || cmd == "quit")) StopScope::request();
+        if (busy && cmd == "stop") StopScope::request(), stop_requested_ = true;
         if (busy && cmd == "isready") emit("readyok\n");
         else if (!(busy && cmd == "stop")) lines_.push_back(std::move(line));
         gos_ += cmd == "go";
         ready_.notify_all();
-        return busy && cmd == "quit";
+        return stop_requested_ && cmd == "quit";
     }
-    // Whether every pending go was answered within `wait`.
-    bool idle_within(std::chrono::milliseconds wait) {
+    // Whether the go that a stop was requested for was answered within
+    // `wait`.
+    bool stopped_within(std::chrono::milliseconds wait) {
         std::unique_lock<std::mutex> lock(m_);
-        return ready_.wait_for(lock, wait, [&] { return gos_ == 0; });
+        return ready_.wait_for(lock, wait, [&] { return !stop_requested_; });
     }
     // The end of the input: the queued lines are still answered, then the
     // engine ends (a count in progress is not stopped).
@@ -132,6 +139,7 @@ class Inbox {
         ~Answering() {
             std::lock_guard<std::mutex> lock(box_.m_);
             --box_.gos_;
+            box_.stop_requested_ = false;  // the request ends with the go it stopped
             scope_.reset();
             box_.ready_.notify_all();
         }
@@ -146,6 +154,7 @@ class Inbox {
     std::condition_variable ready_;
     std::deque<std::string> lines_;
     int gos_ = 0;  // go lines read and not yet answered
+    bool stop_requested_ = false;  // for the go being answered (or the next)
     bool closed_ = false;
     std::string input_error_;
 };
@@ -317,14 +326,16 @@ bool answer(UciState& st, const std::string& line, Inbox& inbox) {
     return true;
 }
 
-// The input thread. A quit that stops a count ends the process within half
-// a second, even where the count cannot stop sooner (a device call in flight).
+// The input thread. A quit reaches the command thread after the lines
+// before it (a count in progress finishes and prints first); a quit behind a
+// stop ends the process within half a second, even where the stopped count
+// cannot end sooner (a device call in flight).
 void read_input(const std::shared_ptr<Inbox>& inbox) {
     LineReader reader(std::cin, "uci input");
     try {
         for (std::string line; reader.next(line);) {
             if (!inbox->put(std::move(line))) continue;
-            if (!inbox->idle_within(std::chrono::milliseconds(500))) {
+            if (!inbox->stopped_within(std::chrono::milliseconds(500))) {
                 std::lock_guard<std::mutex> lock(output_lock);
                 std::cout.flush();
                 std::_Exit(EXIT_OK);
