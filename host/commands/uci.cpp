@@ -2,7 +2,7 @@
 // Stockfish's `go perft` runs with `gperft uci` in its place. It reads
 // uci, isready, ucinewgame, setoption (Threads, Hash, UCI_Chess960,
 // Backend), position startpos|fen F [moves ...], go perft N (or the bare
-// `perft N`), d, stop and quit. `go perft` prints Stockfish's format:
+// `perft N`), bench, d, stop and quit. `go perft` prints Stockfish's format:
 // "move: count" lines, a blank line, "Nodes searched: N" and a blank line.
 //
 // Input is read on a thread of its own, so that while a count runs
@@ -303,6 +303,17 @@ void new_game(UciState& st) {
     st.position = position_from(st.fen, "", st.chess960);
 }
 
+// Stockfish's bench: the fixed workload of `gperft bench`, on the Threads
+// option's threads (one where it was not set, as `gperft bench`), its line
+// as `gperft bench` prints it. It runs to its end, as Stockfish's does.
+void bench(const UciState& st) {
+    try {
+        emit(bench_line(run_bench(st.threads ? st.threads : 1)) + "\n");
+    } catch (const std::exception& e) {
+        info(e.what());
+    }
+}
+
 void answer_go(const UciState& st, std::istringstream& in, Inbox& inbox) {
     Inbox::Answering answering(inbox);
     go(st, in);
@@ -320,6 +331,7 @@ bool answer(UciState& st, const std::string& line, Inbox& inbox) {
     else if (cmd == "position") position(st, in);
     else if (cmd == "go") answer_go(st, in, inbox);
     else if (cmd == "d") display(st);
+    else if (cmd == "bench") bench(st);
     else if (cmd == "quit") return false;
     else if (cmd != "stop" && cmd != "ponderhit" && cmd != "debug" && cmd != "register")  // nothing to stop
         info("unknown command: '" + cmd + "'");
