@@ -97,7 +97,7 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
     app.set_version_flag("--version", "gperft 0.1.0");
     const std::vector<Command> commands = {setup_perft(app),   setup_suite(app),   setup_analyze(app), setup_unique(app),
                                            setup_verify(app),  setup_compare(app), setup_perftree(app),
-                                           setup_uci(app)};
+                                           setup_uci(app),     setup_bench(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

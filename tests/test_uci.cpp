@@ -1,9 +1,11 @@
 // `gperft uci`: Stockfish's `go perft` and `d` through pipes, and an engine
-// that always answers: isready during a count, stop and quit ending it,
+// that always answers: isready during a count, stop ending it, quit and the
+// end of the input letting it finish (as Stockfish's scripts expect),
 // run-time errors as info strings, a line to wait for after every go.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <regex>
 #include <sstream>
 
 #include "uci_client/child_process.hpp"
@@ -38,6 +40,32 @@ class Session {
         }
         return {};
     }
+    // The lines up to and including the first that a harness takes for a
+    // count (`^Nodes searched: \d+$`), read within `seconds`; empty when the
+    // output ended or the time ran out first.
+    std::vector<std::string> until_count(double seconds = 120) {
+        std::vector<std::string> seen;
+        const auto deadline = Clock::now() + std::chrono::milliseconds(long(seconds * 1000));
+        for (std::string line; child_.read_line(line, deadline) == ChildProcess::Read::Line;) {
+            seen.push_back(line);
+            if (is_count(line)) return seen;
+        }
+        return {};
+    }
+    // Every line until the output ends, read within `seconds`, and whether it
+    // ended by then.
+    std::pair<std::vector<std::string>, bool> until_end(double seconds) {
+        std::vector<std::string> seen;
+        const auto deadline = Clock::now() + std::chrono::milliseconds(long(seconds * 1000));
+        std::string line;
+        ChildProcess::Read read;
+        while ((read = child_.read_line(line, deadline)) == ChildProcess::Read::Line) seen.push_back(line);
+        return {seen, read == ChildProcess::Read::End};
+    }
+    static bool is_count(const std::string& line) {
+        static const std::regex count(R"(^Nodes searched: \d+$)");
+        return std::regex_match(line, count);
+    }
     ChildProcess& child() { return child_; }
 
    private:
@@ -53,6 +81,10 @@ std::string joined(const std::vector<std::string>& lines) {
 // Without an end of its own: start position perft 9 on one thread takes
 // minutes whatever the machine.
 const char* LONG_COUNT = "go perft 9";
+// Long enough to be running when the next line comes, short enough to wait
+// for: start position perft 7 on one thread takes a second or so.
+const char* WAITED_COUNT = "go perft 7";
+const char* WAITED_NODES = "Nodes searched: 3195901860";
 
 }  // namespace
 
@@ -166,25 +198,85 @@ TEST(Uci, IsreadyIsAnsweredAndStopEndsACount) {
     EXPECT_EQ(next.back(), "Nodes searched: 400");
 }
 
-TEST(Uci, QuitDuringACountEndsTheProcessWithinASecond) {
+// Stockfish counts `go perft` before it reads the next line, so scripts send
+// quit right behind the go: the count finishes and prints, then the process
+// ends.
+TEST(Uci, PipedScriptWithQuitPrintsItsCount) {
+    const auto r = uci("position startpos\ngo perft 4\nquit\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.out.ends_with("\n\nNodes searched: 197281\n\n")) << r.out;
+    EXPECT_FALSE(contains(r.out, "info string")) << r.out;
+}
+
+TEST(Uci, BarePerftIsGoPerft) {
+    const auto r = uci("perft 3\nposition startpos moves e2e4\nperft 1\nquit\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "\nNodes searched: 8902\n\n")) << r.out;
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 20\n\n")) << r.out;
+}
+
+TEST(Uci, QuitDuringACountWaitsForItsCount) {
     Session s;
+    s.send("setoption name Threads value 1");
+    s.send("setoption name Backend value cpu");
+    s.send(WAITED_COUNT);
+    s.send("isready");
+    ASSERT_EQ(s.until("readyok", 10), std::vector<std::string>{"readyok"});  // the count is running
+    s.send("quit");
+    const auto [said, ended] = s.until_end(300);
+    EXPECT_TRUE(ended) << joined(said);
+    ASSERT_GE(said.size(), 2u) << joined(said);
+    EXPECT_EQ(said[said.size() - 2], WAITED_NODES) << joined(said);
+    EXPECT_EQ(s.child().exit_description(std::chrono::milliseconds(1000)), "exited with status 0");
+}
+
+// The end of the input (the pipe closed) is a quit.
+TEST(Uci, EndOfInputDuringACountWaitsForItsCount) {
+    Session s;
+    s.send("setoption name Threads value 1");
+    s.send("setoption name Backend value cpu");
+    s.send(WAITED_COUNT);
+    s.send("isready");
+    ASSERT_EQ(s.until("readyok", 10), std::vector<std::string>{"readyok"});
+    s.child().close_input();
+    const auto counted = s.until_count(300);
+    ASSERT_FALSE(counted.empty());
+    EXPECT_EQ(counted.back(), WAITED_NODES);
+    EXPECT_EQ(s.child().exit_description(std::chrono::milliseconds(10000)), "exited with status 0");
+}
+
+// A stop ends the count; the quit behind it ends the process without it,
+// and nothing printed reads as a count.
+TEST(Uci, StopThenQuitEndsWithoutACount) {
+    Session s;
+    s.send("setoption name Threads value 1");
     s.send("setoption name Backend value cpu");
     s.send(LONG_COUNT);
     s.send("isready");
     ASSERT_FALSE(s.until("readyok", 10).empty());  // the count is running
-    const auto sent = Clock::now();
+    s.send("stop");
     s.send("quit");
-    // The stopped count may say so; nothing else comes, and the end comes
-    // without waiting for the count.
-    std::vector<std::string> said;
-    std::string line;
-    ChildProcess::Read read;
-    while ((read = s.child().read_line(line, sent + std::chrono::seconds(1))) == ChildProcess::Read::Line)
-        said.push_back(line);
-    EXPECT_EQ(read, ChildProcess::Read::End) << joined(said);
-    EXPECT_LT(Clock::now() - sent, std::chrono::seconds(1));
-    for (const auto& l : said) EXPECT_TRUE(l.starts_with("info string ") || l == "Nodes searched: none" || l.empty()) << l;
+    // Perft 9 would take minutes: an end within this bound is the stop's.
+    const auto [said, ended] = s.until_end(30);
+    EXPECT_TRUE(ended) << joined(said);
+    for (const auto& l : said) {
+        EXPECT_FALSE(Session::is_count(l)) << l;
+        EXPECT_TRUE(l.starts_with("info string ") || l == "Nodes searched: none" || l.empty()) << l;
+    }
     EXPECT_EQ(s.child().exit_description(std::chrono::milliseconds(1000)), "exited with status 0");
+}
+
+// A harness that sends its script at once and reads until a line matches
+// `^Nodes searched: \d+$` gets the count, not the line of a stopped go.
+TEST(Uci, HarnessWaitingForTheCountRegexGetsTheCount) {
+    Session s;
+    s.send("position startpos");
+    s.send("go perft 4");
+    s.send("quit");
+    const auto counted = s.until_count();
+    ASSERT_FALSE(counted.empty());
+    EXPECT_EQ(counted.back(), "Nodes searched: 197281");
+    EXPECT_EQ(counted.size(), 22u) << joined(counted);  // twenty moves, a blank line, the total
 }
 
 TEST(Uci, CompareDrivesItLikeAnyEngine) {

@@ -92,6 +92,27 @@ Command setup_verify(CLI::App& app);
 Command setup_compare(CLI::App& app);
 Command setup_perftree(CLI::App& app);
 Command setup_uci(CLI::App& app);
+Command setup_bench(CLI::App& app);
+
+// The fixed benchmark workload of `gperft bench` (bench.cpp), counted on the
+// CPU engine: its nodes, wall time, threads and the machine that ran it.
+struct BenchResult {
+    uint64_t nodes = 0;
+    double seconds = 0;
+    int threads = 1;
+    std::string machine;  // host name and CPU model
+    uint64_t nps() const { return seconds > 0 ? uint64_t(double(nodes) / seconds) : 0; }
+};
+// A count of the workload that differs from its known value.
+struct BenchMismatch : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// Counts the workload on `threads` threads; throws BenchMismatch on a wrong count.
+BenchResult run_bench(int threads);
+// "bench: nodes N seconds S nps R threads T backend cpu machine M", and the
+// same fields as one JSON object.
+std::string bench_line(const BenchResult& r);
+std::string bench_json(const BenchResult& r);
 
 // `gperft` with no arguments.
 int run_default_job();

@@ -1,19 +1,23 @@
 // gperft uci: a UCI engine that answers perft, so that a script written for
 // Stockfish's `go perft` runs with `gperft uci` in its place. It reads
 // uci, isready, ucinewgame, setoption (Threads, Hash, UCI_Chess960,
-// Backend), position startpos|fen F [moves ...], go perft N, d, stop and
-// quit. `go perft` prints Stockfish's format: "move: count" lines, a blank
-// line, "Nodes searched: N" and a blank line.
+// Backend), position startpos|fen F [moves ...], go perft N (or the bare
+// `perft N`), bench, d, stop and quit. `go perft` prints Stockfish's format:
+// "move: count" lines, a blank line, "Nodes searched: N" and a blank line.
 //
 // Input is read on a thread of its own, so that while a count runs
-// `isready` is answered at once, `stop` ends the count and `quit` the
-// process (UCI: "as soon as possible"); other commands wait for the count to
-// end. At the end of the input a count in progress still finishes, so
-// `printf 'go perft 6\n' | gperft uci` prints its count. Every go ends with a
-// line a script can wait for: "Nodes searched:" after `go perft` (a count
-// that was stopped or failed says why in an info string first, and prints
-// no number), `bestmove 0000` after any other go. Every error is one
-// "info string" line, in UCI's words, and the engine reads on.
+// `isready` is answered at once and `stop` ends the count; other commands
+// wait for the count to end. As in Stockfish, which counts `go perft` before
+// it reads the next line, `quit` and the end of the input let a count in
+// progress finish and print, so `printf 'go perft 6\nquit\n' | gperft uci`
+// prints its count. A quit behind a stop ends the process within half a
+// second, even where the stopped count cannot end sooner (a device call in
+// flight). Every go ends with a line a script can wait for: "Nodes
+// searched: N" after `go perft` (a count that was stopped or failed says why
+// in an info string first, then prints "Nodes searched: none", which no
+// parser of a number takes for a count), `bestmove 0000` after any other go.
+// Every error is one "info string" line, in UCI's words, and the engine
+// reads on.
 #include <algorithm>
 #include <cstdlib>
 #include <chrono>
@@ -32,6 +36,7 @@
 #include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
 #include "inputs/line_reader.hpp"
+#include "base/machine.hpp"
 #include "base/run_stop.hpp"
 
 namespace gperft::cli {
@@ -80,25 +85,28 @@ struct UciState {
 class Inbox {
    public:
     // The input thread: while a go is pending, answers isready at once and
-    // turns stop and quit into a stop request; queues every other line (quit
-    // included). True for a quit that stopped a go.
+    // turns stop into a stop request; queues every other line (quit
+    // included, to be taken after the go's answer). A bare `perft N` is
+    // queued as `go perft N`. True for a quit that follows a stop request.
     bool put(std::string line) {
         std::istringstream in(line);
         std::string cmd;
         in >> cmd;
+        if (cmd == "perft") line = "go " + line, cmd = "go";
         std::lock_guard<std::mutex> lock(m_);
         const bool busy = gos_ > 0;
-        if (busy && (cmd == "stop" || cmd == "quit")) StopScope::request();
+        if (busy && cmd == "stop") StopScope::request(), stop_requested_ = true;
         if (busy && cmd == "isready") emit("readyok\n");
         else if (!(busy && cmd == "stop")) lines_.push_back(std::move(line));
         gos_ += cmd == "go";
         ready_.notify_all();
-        return busy && cmd == "quit";
+        return stop_requested_ && cmd == "quit";
     }
-    // Whether every pending go was answered within `wait`.
-    bool idle_within(std::chrono::milliseconds wait) {
+    // Whether the go that a stop was requested for was answered within
+    // `wait`.
+    bool stopped_within(std::chrono::milliseconds wait) {
         std::unique_lock<std::mutex> lock(m_);
-        return ready_.wait_for(lock, wait, [&] { return gos_ == 0; });
+        return ready_.wait_for(lock, wait, [&] { return !stop_requested_; });
     }
     // The end of the input: the queued lines are still answered, then the
     // engine ends (a count in progress is not stopped).
@@ -132,6 +140,7 @@ class Inbox {
         ~Answering() {
             std::lock_guard<std::mutex> lock(box_.m_);
             --box_.gos_;
+            box_.stop_requested_ = false;  // the request ends with the go it stopped
             scope_.reset();
             box_.ready_.notify_all();
         }
@@ -146,6 +155,7 @@ class Inbox {
     std::condition_variable ready_;
     std::deque<std::string> lines_;
     int gos_ = 0;  // go lines read and not yet answered
+    bool stop_requested_ = false;  // for the go being answered (or the next)
     bool closed_ = false;
     std::string input_error_;
 };
@@ -168,7 +178,7 @@ void setoption(UciState& st, std::istringstream& in) {
     try {
         if (key == "threads") {
             const int t = std::stoi(value);
-            if (t < 1 || t > 1024) throw std::out_of_range("");
+            if (t < 1 || t > MAX_THREADS) throw std::out_of_range("");
             st.threads = t;
         } else if (key == "hash") {
             const long long mb = std::stoll(value);
@@ -180,15 +190,14 @@ void setoption(UciState& st, std::istringstream& in) {
             // The position keeps Chess960 mode only where its castling rights need it.
             st.position = position_from(st.fen, st.moves, st.chess960);
         } else if (key == "backend") {
-            const std::string b = lower(value);
-            const Backend wanted = b == "cpu" ? Backend::Cpu : b == "gpu" ? Backend::Gpu : Backend::Auto;
-            if (b != "cpu" && b != "gpu" && b != "auto") throw std::invalid_argument("");
+            const std::optional<Backend> parsed = parse_backend(value);
+            if (!parsed) throw std::invalid_argument("");
+            const Backend wanted = *parsed;
             if (wanted == Backend::Gpu) {
                 try {
                     resolve_backend(Backend::Gpu);
                 } catch (const BackendUnavailable& e) {
-                    return info("setoption: " + in_uci_words(e.what()) + "; Backend stays " +
-                                (st.backend == Backend::Cpu ? "cpu" : st.backend == Backend::Gpu ? "gpu" : "auto"));
+                    return info("setoption: " + in_uci_words(e.what()) + "; Backend stays " + to_string(st.backend));
                 }
             }
             st.backend = wanted;
@@ -280,8 +289,7 @@ void display(const UciState& st) {
 
 void identify() {
     emit("id name gperft\nid author the gperft authors\n\noption name Threads type spin default " +
-         std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
-         " min 1 max 1024\n"
+         std::to_string(machine::default_threads()) + " min 1 max " + std::to_string(MAX_THREADS) + "\n"
          "option name Hash type spin default 0 min 0 max 4194304\n"
          "option name UCI_Chess960 type check default false\n"
          "option name Backend type combo default auto var auto var cpu var gpu\n"
@@ -292,6 +300,17 @@ void new_game(UciState& st) {
     st.fen = chess::START_FEN;
     st.moves.clear();
     st.position = position_from(st.fen, "", st.chess960);
+}
+
+// Stockfish's bench: the fixed workload of `gperft bench`, on the Threads
+// option's threads (one where it was not set, as `gperft bench`), its line
+// as `gperft bench` prints it. It runs to its end, as Stockfish's does.
+void bench(const UciState& st) {
+    try {
+        emit(bench_line(run_bench(st.threads ? st.threads : 1)) + "\n");
+    } catch (const std::exception& e) {
+        info(e.what());
+    }
 }
 
 void answer_go(const UciState& st, std::istringstream& in, Inbox& inbox) {
@@ -311,20 +330,23 @@ bool answer(UciState& st, const std::string& line, Inbox& inbox) {
     else if (cmd == "position") position(st, in);
     else if (cmd == "go") answer_go(st, in, inbox);
     else if (cmd == "d") display(st);
+    else if (cmd == "bench") bench(st);
     else if (cmd == "quit") return false;
     else if (cmd != "stop" && cmd != "ponderhit" && cmd != "debug" && cmd != "register")  // nothing to stop
         info("unknown command: '" + cmd + "'");
     return true;
 }
 
-// The input thread. A quit that stops a count ends the process within half
-// a second, even where the count cannot stop sooner (a device call in flight).
+// The input thread. A quit reaches the command thread after the lines
+// before it (a count in progress finishes and prints first); a quit behind a
+// stop ends the process within half a second, even where the stopped count
+// cannot end sooner (a device call in flight).
 void read_input(const std::shared_ptr<Inbox>& inbox) {
     LineReader reader(std::cin, "uci input");
     try {
         for (std::string line; reader.next(line);) {
             if (!inbox->put(std::move(line))) continue;
-            if (!inbox->idle_within(std::chrono::milliseconds(500))) {
+            if (!inbox->stopped_within(std::chrono::milliseconds(500))) {
                 std::lock_guard<std::mutex> lock(output_lock);
                 std::cout.flush();
                 std::_Exit(EXIT_OK);
