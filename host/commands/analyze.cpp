@@ -1,19 +1,52 @@
 // gperft analyze: legality, check/mate/stalemate, insufficient material,
 // mating chances and dead positions for one FEN or a file of them, with
 // repetition and move-count rules when a move history is given.
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
-#include "commands/analyze_pgn.hpp"
+#include "pgn/compressed_input.hpp"
+#include "pgn/game_analysis.hpp"
 #include "inputs/line_reader.hpp"
 #include "inputs/position_line.hpp"
+#include "output/json.hpp"
 #include "output/progress.hpp"
 
 namespace gperft::cli {
 namespace {
+
+constexpr size_t CHUNK_GAMES = 4096;  // games read, analysed and written at a time
+
+// analyze --pgn FILE: exit 0, or 2 when some games were skipped (each named on stderr).
+int run_analyze_pgn(const pgn::PgnOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    pgn::CompressedInput input(o.path);
+    std::istream in(&input);
+    const pgn::PgnTally t = pgn::analyze_games(
+        in, input.name(), o, o.path == "-" ? 1 : CHUNK_GAMES,
+        [&](const std::string& row) { std::cout << row << (o.json ? "\n" : "") << std::flush; },
+        [&](const std::string& why) { error(input.name() + ": " + why + "; skipped"); });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (o.json) {
+        json::Object top;
+        top.raw("summary", pgn::summary_json(t, o.timeouts, seconds));
+        std::cout << top.text() << std::endl;
+    } else {
+        std::printf("\n%zu games read, %zu analysed", t.games, t.analysed);
+        if (o.timeouts) std::printf(", %zu lost on time, %zu unfair", t.timeouts, t.unfair);
+        std::printf(", %zu skipped; %.1f s, %.0f positions/s\n", t.skipped, seconds,
+                    seconds > 0 ? double(t.analysed) / seconds : 0);
+    }
+    if (!t.skipped) return EXIT_OK;
+    error(input.name() + ": " + std::to_string(t.skipped) + " of " + std::to_string(t.games) +
+          " games could not be read or played out (named above) and were skipped");
+    return EXIT_BAD_INPUT;
+}
+
 
 constexpr size_t CHUNK_LINES = 1 << 16;  // positions read, analysed and written at a time
 

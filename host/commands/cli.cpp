@@ -16,15 +16,6 @@
 
 namespace gperft::cli {
 
-// The divide as (UCI move, count), sorted by the move's text, so that it
-// diffs cleanly against another engine's sorted divide.
-std::vector<std::pair<std::string, chess::u128>> sorted_divide(const PerftResult& r, const chess::Position& root) {
-    std::vector<std::pair<std::string, chess::u128>> out;
-    for (const auto& [m, n] : r.divide) out.emplace_back(chess::move_to_uci(m, root.chess960), n);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 CLI::Validator file_name_validator() {
     return CLI::Validator(
         [](std::string& path) { return path.empty() ? std::string("the file name is empty") : std::string(); }, "FILE");

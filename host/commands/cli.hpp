@@ -35,9 +35,7 @@ struct Command {
 // Accepts a FEN that parse_fen accepts (or "startpos"); the error is
 // parse_fen's message.
 CLI::Validator fen_validator();
-// The divide as (UCI move, count), sorted by the move's text, so that it
-// diffs cleanly against another engine's sorted divide.
-std::vector<std::pair<std::string, chess::u128>> sorted_divide(const PerftResult& r, const chess::Position& root);
+using gperft::sorted_divide;  // count/perft_result.hpp
 
 // A file name: refuses the empty one.
 CLI::Validator file_name_validator();

@@ -1,11 +1,14 @@
 // What a perft run reports, whichever backend computed it.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "chess/count.hpp"
+#include "chess/io/fen.hpp"
+#include "chess/position.hpp"
 #include "chess/types.hpp"
 
 namespace gperft {
@@ -20,5 +23,15 @@ struct PerftResult {
     double seconds = 0;
     std::string backend;  // "cpu" or "gpu"
 };
+
+// The divide as (UCI move, count), sorted by the move's text, so that it
+// diffs cleanly against another engine's sorted divide.
+inline std::vector<std::pair<std::string, chess::u128>> sorted_divide(const PerftResult& r,
+                                                                     const chess::Position& root) {
+    std::vector<std::pair<std::string, chess::u128>> out;
+    for (const auto& [m, n] : r.divide) out.emplace_back(chess::move_to_uci(m, root.chess960), n);
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 }  // namespace gperft

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "chess/perft.hpp"
+#include "chess/slot_check.hpp"
 #include "count/cpu_perft.hpp"
 #include "deep/tally.hpp"
 #include "base/parallel.hpp"
@@ -16,14 +17,11 @@ namespace gperft {
 
 using namespace chess;
 
-// Slot layout (SLOT_WORDS 64-bit words): check, depth, then the row's
-// STAT_COUNT counts, with check = key.hi ^ fold(depth word, counts). The
-// bucket index comes from key.lo and the depth. Words are read and written
-// with separate relaxed atomic accesses, so a read may mix two writes: it is
-// accepted only when the check matches every word read. Every writer of a key
-// writes the same row, so a mix of two writes of the probed key is its row;
-// a mix involving another key passes only by a 2^-64 chance, as a key
-// collision does.
+// Slot layout (SLOT_WORDS 64-bit words, read and written with separate
+// relaxed atomic accesses; why a torn read is safe: chess/slot_check.hpp):
+// check, depth, then the row's STAT_COUNT counts, with
+// check = key.hi ^ fold(depth word, counts). The bucket index comes from
+// key.lo and the depth.
 
 namespace {
 
@@ -32,16 +30,10 @@ constexpr uint64_t DEPTH_MIX = 0x9E3779B97F4A7C15ULL;
 uint64_t load(const uint64_t* w) { return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(w)).load(std::memory_order_relaxed); }
 void put(uint64_t* w, uint64_t v) { std::atomic_ref<uint64_t>(*w).store(v, std::memory_order_relaxed); }
 
-uint64_t fold(const uint64_t* words, size_t n) {
-    uint64_t h = 0;
-    for (size_t i = 0; i < n; ++i) h = std::rotl((h ^ words[i]) * 0xff51afd7ed558ccdULL, 29);
-    return h;
-}
-
 // A slot's words, read once; `check` verified against `key`.
 bool read_slot(const uint64_t* slot, const Key128& key, int depth, uint64_t* words) {
     for (size_t i = 0; i < StatsTable::SLOT_WORDS; ++i) words[i] = load(slot + i);
-    return int(words[1]) == depth && words[0] == (key.hi ^ fold(words + 1, StatsTable::SLOT_WORDS - 1));
+    return int(words[1]) == depth && slot_verified(key.hi, words[0], words + 1, int(StatsTable::SLOT_WORDS - 1));
 }
 
 }  // namespace
@@ -79,7 +71,7 @@ void StatsTable::store(const Key128& key, int depth, const PerftStats& row) {
     uint64_t w[SLOT_WORDS];
     w[1] = uint64_t(depth);
     std::copy(row.c, row.c + STAT_COUNT, w + 2);
-    w[0] = key.hi ^ fold(w + 1, SLOT_WORDS - 1);
+    w[0] = slot_check(key.hi, w + 1, int(SLOT_WORDS - 1));
     for (size_t i = 0; i < SLOT_WORDS; ++i) put(slot + i, w[i]);
 }
 
@@ -90,8 +82,6 @@ namespace {
 // counted by chess::perft_stats too (its last two plies are fused).
 constexpr int MIN_STATS_TT_DEPTH = 2;
 constexpr int FUSED_DEPTH = 2;
-
-using StatsTotal = BasicPerftStats<u128>;
 
 struct Context {
     Attacks at;

@@ -3,24 +3,16 @@
 #include <atomic>
 #include <bit>
 
+#include "chess/slot_check.hpp"
+
 namespace gperft {
 
-// Slot layout (two 64-bit words):
+// Slot layout (two 64-bit words, read and written with separate relaxed
+// atomic accesses; why a torn read is safe: chess/slot_check.hpp):
 //   data  = count << 8 | depth          (depth 0: empty slot)
 //   check = key.hi ^ data
-// The bucket index comes from key.lo and the depth, so a hit verifies the
-// index bits, all 64 bits of key.hi and the depth.
-//
-// Threads read and write the two words with separate relaxed atomic
-// accesses, so a reader may see `check` from one write and `data` from
-// another (a torn read). It is accepted only when check ^ data == key.hi and
-// the depth matches. If both halves belong to the probed key, `data` is the
-// count of that key either way (every writer of a key stores the same
-// count). If `check` belongs to another key A and `data` to key B, the test
-// passes only when key.hi == A.hi ^ dataA ^ dataB, a 2^-64 event like any
-// key collision; the mirror case (`data` from the probed key) passes only
-// when the two data words are equal, and then `data` is the right count.
-// So a torn read is as safe as the 128-bit key itself.
+// The bucket index comes from key.lo and the depth; a hit also matches the
+// depth.
 
 namespace {
 
@@ -51,7 +43,7 @@ bool PerftTable::probe(const chess::Key128& key, int depth, uint64_t& count) con
     const uint64_t* b = bucket(key, depth);
     for (int s = 0; s < SLOTS; ++s) {
         const uint64_t check = load(b + 2 * s), data = load(b + 2 * s + 1);
-        if ((check ^ data) == key.hi && int(data & 0xff) == depth) {
+        if (chess::slot_verified(key.hi, check, data) && int(data & 0xff) == depth) {
             count = data >> 8;
             return true;
         }
@@ -66,11 +58,11 @@ void PerftTable::store(const chess::Key128& key, int depth, uint64_t count) {
     for (int s = 0; s < SLOTS; ++s) {
         const uint64_t check = load(b + 2 * s), data = load(b + 2 * s + 1);
         const int d = int(data & 0xff);
-        if ((check ^ data) == key.hi && d == depth) return;  // already there
+        if (chess::slot_verified(key.hi, check, data) && d == depth) return;  // already there
         if (d < victim_depth) victim = s, victim_depth = d;
     }
     const uint64_t data = count << 8 | uint64_t(depth);
-    put(b + 2 * victim, key.hi ^ data);
+    put(b + 2 * victim, chess::slot_check(key.hi, data));
     put(b + 2 * victim + 1, data);
 }
 

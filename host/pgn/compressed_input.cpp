@@ -17,29 +17,116 @@
 
 namespace gperft::pgn {
 
-// The input side: raw bytes buffered, and the state of the one decompressor
-// the first bytes chose.
+namespace {
+
+// One decompressor: step() takes what it can of `avail` input bytes at `in`
+// and writes up to `bytes` decompressed bytes to `to`.
+struct Codec {
+    struct Step {
+        size_t consumed = 0, made = 0;
+        bool pending = false;  // a compressed frame is begun and not finished
+    };
+    virtual ~Codec() = default;
+    virtual const char* name() const = 0;
+    virtual Step step(const char* in, size_t avail, char* to, size_t bytes) = 0;
+};
+
+struct PlainCodec : Codec {
+    const char* name() const override { return "plain"; }
+    Step step(const char* in, size_t avail, char* to, size_t bytes) override {
+        const size_t n = std::min(avail, bytes);
+        std::memcpy(to, in, n);
+        return {n, n, false};
+    }
+};
+
+#if GPERFT_HAVE_ZLIB
+// gzip, member after member (a file may hold several).
+struct GzipCodec : Codec {
+    explicit GzipCodec(const std::string& file) : file_(file) {
+        if (inflateInit2(&z_, 15 + 16) != Z_OK) throw std::runtime_error("zlib could not start");
+    }
+    ~GzipCodec() override { inflateEnd(&z_); }
+    const char* name() const override { return "gzip"; }
+    Step step(const char* in, size_t avail, char* to, size_t bytes) override {
+        z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in)), z_.avail_in = uInt(avail);
+        z_.next_out = reinterpret_cast<Bytef*>(to), z_.avail_out = uInt(bytes);
+        const int r = inflate(&z_, Z_NO_FLUSH);
+        Step s{avail - z_.avail_in, bytes - z_.avail_out, true};
+        if (r == Z_STREAM_END) {
+            inflateReset(&z_);  // another gzip member may follow
+            s.pending = false;
+        } else if (r != Z_OK && r != Z_BUF_ERROR) {
+            throw std::invalid_argument(file_ + ": corrupt gzip data (" + (z_.msg ? z_.msg : "zlib error") + ")");
+        }
+        return s;
+    }
+
+   private:
+    std::string file_;
+    z_stream z_{};
+};
+#endif
+
+#if GPERFT_HAVE_ZSTD
+struct ZstdCodec : Codec {
+    explicit ZstdCodec(const std::string& file) : file_(file), zs_(ZSTD_createDStream()) {
+        if (!zs_) throw std::runtime_error("libzstd could not start");
+    }
+    ~ZstdCodec() override { ZSTD_freeDStream(zs_); }
+    const char* name() const override { return "zstd"; }
+    Step step(const char* in, size_t avail, char* to, size_t bytes) override {
+        ZSTD_inBuffer i{in, avail, 0};
+        ZSTD_outBuffer o{to, bytes, 0};
+        const size_t r = ZSTD_decompressStream(zs_, &o, &i);
+        if (ZSTD_isError(r)) throw std::invalid_argument(file_ + ": corrupt Zstandard data (" + ZSTD_getErrorName(r) + ")");
+        return {i.pos, o.pos, r != 0};
+    }
+
+   private:
+    std::string file_;
+    ZSTD_DStream* zs_;
+};
+#endif
+
+bool starts_with(const std::vector<char>& b, size_t len, std::initializer_list<unsigned char> magic) {
+    if (len < magic.size()) return false;
+    size_t i = 0;
+    for (unsigned char m : magic)
+        if ((unsigned char)b[i++] != m) return false;
+    return true;
+}
+
+// The decompressor the first bytes call for; a compression this build lacks
+// is refused naming the file.
+std::unique_ptr<Codec> codec_for(const std::vector<char>& first, size_t len, const std::string& file) {
+    if (starts_with(first, len, {0x1f, 0x8b})) {
+#if GPERFT_HAVE_ZLIB
+        return std::make_unique<GzipCodec>(file);
+#else
+        throw std::invalid_argument(file + " is gzip data: this gperft was built without zlib");
+#endif
+    }
+    if (starts_with(first, len, {0x28, 0xb5, 0x2f, 0xfd})) {
+#if GPERFT_HAVE_ZSTD
+        return std::make_unique<ZstdCodec>(file);
+#else
+        throw std::invalid_argument(file + " is Zstandard data: this gperft was built without libzstd");
+#endif
+    }
+    return std::make_unique<PlainCodec>();
+}
+
+}  // namespace
+
+// The input side: raw bytes buffered, and the one decompressor the first
+// bytes chose.
 struct CompressedInput::Decoder {
-    enum Kind { UNKNOWN, PLAIN, GZIP, ZSTD } kind = UNKNOWN;
     std::vector<char> in = std::vector<char>(1 << 16);
     size_t pos = 0, len = 0;
     bool end = false;      // the raw input is exhausted
     bool pending = false;  // a compressed frame is begun and not finished
-#if GPERFT_HAVE_ZLIB
-    z_stream z{};
-    bool z_ready = false;
-#endif
-#if GPERFT_HAVE_ZSTD
-    ZSTD_DStream* zs = nullptr;
-#endif
-    ~Decoder() {
-#if GPERFT_HAVE_ZLIB
-        if (z_ready) inflateEnd(&z);
-#endif
-#if GPERFT_HAVE_ZSTD
-        if (zs) ZSTD_freeDStream(zs);
-#endif
-    }
+    std::unique_ptr<Codec> codec;
 };
 
 CompressedInput::CompressedInput(const std::string& path) : decoder_(std::make_unique<Decoder>()) {
@@ -57,13 +144,7 @@ CompressedInput::~CompressedInput() {
     if (own_fd_) ::close(fd_);
 }
 
-const char* CompressedInput::format() const {
-    switch (decoder_->kind) {
-        case Decoder::GZIP: return "gzip";
-        case Decoder::ZSTD: return "zstd";
-        default: return "plain";
-    }
-}
+const char* CompressedInput::format() const { return decoder_->codec ? decoder_->codec->name() : "plain"; }
 
 size_t CompressedInput::read_raw(char* to, size_t bytes) {
     for (;;) {
@@ -72,18 +153,6 @@ size_t CompressedInput::read_raw(char* to, size_t bytes) {
         if (errno != EINTR) throw std::runtime_error("reading " + name_ + " failed: " + std::strerror(errno));
     }
 }
-
-namespace {
-
-bool starts_with(const std::vector<char>& b, size_t len, std::initializer_list<unsigned char> magic) {
-    if (len < magic.size()) return false;
-    size_t i = 0;
-    for (unsigned char m : magic)
-        if ((unsigned char)b[i++] != m) return false;
-    return true;
-}
-
-}  // namespace
 
 // Decompressed bytes into `to`, at least one unless the input has ended.
 size_t CompressedInput::fill(char* to, size_t bytes) {
@@ -94,69 +163,17 @@ size_t CompressedInput::fill(char* to, size_t bytes) {
         d.end = d.len == 0;
     };
     refill();
-    if (d.kind == Decoder::UNKNOWN) {
-        d.kind = starts_with(d.in, d.len, {0x1f, 0x8b})             ? Decoder::GZIP
-                 : starts_with(d.in, d.len, {0x28, 0xb5, 0x2f, 0xfd}) ? Decoder::ZSTD
-                                                                      : Decoder::PLAIN;
-#if !GPERFT_HAVE_ZLIB
-        if (d.kind == Decoder::GZIP) throw std::invalid_argument(name_ + " is gzip data: this gperft was built without zlib");
-#else
-        if (d.kind == Decoder::GZIP) {
-            if (inflateInit2(&d.z, 15 + 16) != Z_OK) throw std::runtime_error("zlib could not start");
-            d.z_ready = true;
-        }
-#endif
-#if !GPERFT_HAVE_ZSTD
-        if (d.kind == Decoder::ZSTD) throw std::invalid_argument(name_ + " is Zstandard data: this gperft was built without libzstd");
-#else
-        if (d.kind == Decoder::ZSTD && !(d.zs = ZSTD_createDStream())) throw std::runtime_error("libzstd could not start");
-#endif
-    }
+    if (!d.codec) d.codec = codec_for(d.in, d.len, name_);
     for (;;) {
         refill();
         if (d.end) {
             if (d.pending) throw std::invalid_argument(name_ + ": the " + format() + " data ends in the middle (a truncated file?)");
             return 0;
         }
-        const size_t avail = d.len - d.pos;
-        if (d.kind == Decoder::PLAIN) {
-            const size_t n = std::min(avail, bytes);
-            std::memcpy(to, d.in.data() + d.pos, n);
-            d.pos += n;
-            return n;
-        }
-#if GPERFT_HAVE_ZLIB
-        if (d.kind == Decoder::GZIP) {
-            d.z.next_in = reinterpret_cast<Bytef*>(d.in.data() + d.pos), d.z.avail_in = uInt(avail);
-            d.z.next_out = reinterpret_cast<Bytef*>(to), d.z.avail_out = uInt(bytes);
-            const int r = inflate(&d.z, Z_NO_FLUSH);
-            d.pos = d.len - d.z.avail_in;
-            const size_t made = bytes - d.z.avail_out;
-            if (r == Z_STREAM_END) {
-                inflateReset(&d.z);  // another gzip member may follow
-                d.pending = false;
-            } else if (r == Z_OK || r == Z_BUF_ERROR) {
-                d.pending = true;
-            } else {
-                throw std::invalid_argument(name_ + ": corrupt gzip data (" + (d.z.msg ? d.z.msg : "zlib error") + ")");
-            }
-            if (made) return made;
-            continue;
-        }
-#endif
-#if GPERFT_HAVE_ZSTD
-        if (d.kind == Decoder::ZSTD) {
-            ZSTD_inBuffer in{d.in.data() + d.pos, avail, 0};
-            ZSTD_outBuffer out{to, bytes, 0};
-            const size_t r = ZSTD_decompressStream(d.zs, &out, &in);
-            if (ZSTD_isError(r)) throw std::invalid_argument(name_ + ": corrupt Zstandard data (" + ZSTD_getErrorName(r) + ")");
-            d.pos += in.pos;
-            d.pending = r != 0;
-            if (out.pos) return out.pos;
-            continue;
-        }
-#endif
-        return 0;
+        const Codec::Step s = d.codec->step(d.in.data() + d.pos, d.len - d.pos, to, bytes);
+        d.pos += s.consumed;
+        d.pending = s.pending;
+        if (s.made) return s.made;
     }
 }
 

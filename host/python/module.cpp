@@ -19,13 +19,12 @@
 #include "count/backend.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "commands/analyze_pgn.hpp"
-#include "commands/cli.hpp"
 #include "inputs/position_line.hpp"
 #include "count/cpu_stats.hpp"
 #include "deep/deep_perft.hpp"
 #include "frontier/frontier.hpp"
 #include "pgn/compressed_input.hpp"
+#include "pgn/game_analysis.hpp"
 #include "base/run_stop.hpp"
 #include "verify/verify.hpp"
 
@@ -60,7 +59,7 @@ void check_depth(int depth, int most) {
 
 chess::Position root_of(std::string fen, const std::string& moves, bool chess960) {
     if (fen == "startpos") fen = chess::START_FEN;
-    return cli::position_from(fen, moves, chess960);
+    return position_from(fen, moves, chess960);
 }
 
 std::mutex one_call;  // the engines' stop request is process-wide
@@ -119,7 +118,7 @@ nb::object perft(const std::string& fen, int depth, const std::string& moves, bo
     const PerftResult r = run([&] { return run_perft(root, depth, b, t); });
     if (!divide) return to_int(r.nodes);
     nb::dict d;
-    for (const auto& [move, n] : cli::sorted_divide(r, root)) d[nb::str(move.c_str())] = to_int(n);
+    for (const auto& [move, n] : sorted_divide(r, root)) d[nb::str(move.c_str())] = to_int(n);
     return d;
 }
 
@@ -248,7 +247,7 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
 // read or played out, "summary" the counts.
 nb::object analyze_pgn(const std::string& source, bool timeouts, const std::string& mode,
                        const std::optional<uint64_t>& budget, const std::optional<int>& threads) {
-    cli::PgnOptions o;
+    pgn::PgnOptions o;
     o.json = true, o.timeouts = timeouts, o.threads = threads_of(threads);
     o.analysis = analyze_options(mode, "both", budget);
     std::vector<std::string> rows, skipped;
@@ -256,14 +255,14 @@ nb::object analyze_pgn(const std::string& source, bool timeouts, const std::stri
     const auto keep_skip = [&](const std::string& why) { skipped.push_back(why); };
     const bool text = source.find('\n') != std::string::npos || source.starts_with('[');
     const auto start = std::chrono::steady_clock::now();
-    const cli::PgnTally t = run([&] {
+    const pgn::PgnTally t = run([&] {
         if (text) {
             std::istringstream in(source);
-            return cli::analyze_games(in, "text", o, 4096, keep_row, keep_skip);
+            return pgn::analyze_games(in, "text", o, 4096, keep_row, keep_skip);
         }
         pgn::CompressedInput input(source);
         std::istream in(&input);
-        return cli::analyze_games(in, input.name(), o, 4096, keep_row, keep_skip);
+        return pgn::analyze_games(in, input.name(), o, 4096, keep_row, keep_skip);
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     nb::list games, skips;
@@ -272,7 +271,7 @@ nb::object analyze_pgn(const std::string& source, bool timeouts, const std::stri
     nb::dict out;
     out["games"] = games;
     out["skipped"] = skips;
-    out["summary"] = from_json(cli::summary_json(t, timeouts, seconds));
+    out["summary"] = from_json(pgn::summary_json(t, timeouts, seconds));
     return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "chess/slot_check.hpp"
 #include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
 #include "gpu/gpu_perft.hpp"
@@ -19,17 +20,11 @@ namespace gperft::gpu {
 //   check = key.hi ^ count
 //   count = perft(depth) of the position; 0 marks an empty slot (a count of
 //           0 is never stored).
-// The slot index comes from key.lo, so a hit verifies the index bits and all
-// 64 bits of key.hi.
-//
-// Torn writes: a 16-byte aligned store is in practice one transaction on
-// NVIDIA GPUs, but nothing guarantees it, and two threads of one store launch
-// may write the same slot. If a reader sees `check` from a write of key A and
-// `count` from a write of key B, it accepts the slot for key K only when
-// K.hi == A.hi ^ countA ^ countB. For K == A that needs countA == countB, and
-// then the count is A's; for any other K it is a 2^-64 coincidence, like a
-// key collision. So a torn slot is as safe as an intact one. (Probes and
-// stores run in different launches, so within a probe nothing is written.)
+// The slot index comes from key.lo. A 16-byte aligned store is in practice
+// one transaction on NVIDIA GPUs, but nothing guarantees it, and two threads
+// of one store launch may write the same slot: why a torn slot is safe is in
+// chess/slot_check.hpp. (Probes and stores run in different launches, so
+// within a probe nothing is written.)
 struct alignas(16) TableEntry {
     uint64_t check;
     uint64_t count;
@@ -39,12 +34,9 @@ static_assert(sizeof(TableEntry) == 16, "a table slot is one 16-byte access");
 // A statistics run's slot (perft --stats): the row of the moves at the last
 // ply of the position's subtree (chess/stats.hpp), 128 bytes loaded and
 // stored as eight 16-byte accesses:
-//   check = key.hi ^ row_fold(row)
+//   check = key.hi ^ fold_words(row)
 //   row   = the STAT_COUNT counts; nodes == 0 marks an empty slot.
-// A torn slot (words of two writes) passes only when the check matches the
-// row it was read with: for the probed key that needs every writer of that
-// key to have written the same row, which they do, and for another key it
-// is a 2^-64 coincidence, as row_fold mixes every word non-linearly.
+// A torn slot is safe for the reason chess/slot_check.hpp gives.
 struct alignas(16) RowEntry {
     uint64_t check;
     uint64_t row[chess::STAT_COUNT];
@@ -127,28 +119,18 @@ CHESS_FI uint64_t table_slot(const DepthTableOf<Entry>& t, const chess::Key128& 
 
 CHESS_HD inline bool table_probe(const DepthTable& t, const chess::Key128& key, uint64_t& count) {
     const TableEntry e = t.entries[table_slot(t, key)];
-    if (e.count == 0 || (e.check ^ e.count) != key.hi) return false;
+    if (e.count == 0 || !chess::slot_verified(key.hi, e.check, e.count)) return false;
     count = e.count;
     return true;
 }
 
 CHESS_HD inline void table_store(const DepthTable& t, const chess::Key128& key, uint64_t count) {
-    if (count) t.entries[table_slot(t, key)] = TableEntry{key.hi ^ count, count};
-}
-
-// Every word of a row, mixed non-linearly (multiply, rotate), for RowEntry::check.
-CHESS_FI uint64_t row_fold(const uint64_t* row) {
-    uint64_t h = 0;
-    for (int k = 0; k < chess::STAT_COUNT; ++k) {
-        h = (h ^ row[k]) * 0xff51afd7ed558ccdULL;
-        h = (h << 29) | (h >> 35);
-    }
-    return h;
+    if (count) t.entries[table_slot(t, key)] = TableEntry{chess::slot_check(key.hi, count), count};
 }
 
 CHESS_HD inline bool row_probe(const RowTable& t, const chess::Key128& key, uint64_t* row) {
     const RowEntry e = t.entries[table_slot(t, key)];
-    if (e.row[chess::STAT_NODES] == 0 || e.check != (key.hi ^ row_fold(e.row))) return false;
+    if (e.row[chess::STAT_NODES] == 0 || !chess::slot_verified(key.hi, e.check, e.row, chess::STAT_COUNT)) return false;
     for (int k = 0; k < chess::STAT_COUNT; ++k) row[k] = e.row[k];
     return true;
 }
@@ -157,7 +139,7 @@ CHESS_HD inline void row_store(const RowTable& t, const chess::Key128& key, cons
     if (row[chess::STAT_NODES] == 0) return;
     RowEntry e;
     for (int k = 0; k < chess::STAT_COUNT; ++k) e.row[k] = row[k];
-    e.check = key.hi ^ row_fold(e.row);
+    e.check = chess::slot_check(key.hi, e.row, chess::STAT_COUNT);
     e.unused = 0;
     t.entries[table_slot(t, key)] = e;
 }

@@ -1,6 +1,7 @@
-// analyze --pgn: the final position of every game of a PGN file (plain,
-// gzip or Zstandard; '-': standard input), or with --timeouts only the games
-// lost on time, asking whether the side with time left could still mate.
+// The final position of every game of a PGN stream analysed, or with
+// timeouts only the games lost on time, asking whether the side with time
+// left could still mate (FIDE 6.9). `analyze --pgn` and the Python module's
+// games() run it.
 #pragma once
 
 #include <functional>
@@ -9,7 +10,7 @@
 
 #include "analysis/report.hpp"
 
-namespace gperft::cli {
+namespace gperft::pgn {
 
 struct PgnOptions {
     std::string path;
@@ -34,7 +35,4 @@ PgnTally analyze_games(std::istream& in, const std::string& name, const PgnOptio
 // The summary as one JSON object.
 std::string summary_json(const PgnTally& t, bool timeouts, double seconds);
 
-// Exit 0, or 2 when some games were skipped (each named on stderr).
-int run_analyze_pgn(const PgnOptions& o);
-
-}  // namespace gperft::cli
+}  // namespace gperft::pgn

@@ -1,4 +1,4 @@
-#include "commands/analyze_pgn.hpp"
+#include "pgn/game_analysis.hpp"
 
 #include <cctype>
 #include <chrono>
@@ -6,16 +6,14 @@
 #include <iostream>
 
 #include "chess/io/fen.hpp"
-#include "commands/cli.hpp"
 #include "output/json.hpp"
 #include "pgn/compressed_input.hpp"
 #include "pgn/game_replay.hpp"
 #include "pgn/pgn_reader.hpp"
 
-namespace gperft::cli {
+namespace gperft::pgn {
 namespace {
 
-constexpr size_t CHUNK_GAMES = 4096;  // games read, analysed and written at a time
 
 // One game to analyse: where it came from, and which side is asked about.
 struct Entry {
@@ -136,29 +134,4 @@ std::string summary_json(const PgnTally& t, bool timeouts, double seconds) {
     return s.text();
 }
 
-int run_analyze_pgn(const PgnOptions& o) {
-    const auto start = std::chrono::steady_clock::now();
-    pgn::CompressedInput input(o.path);
-    std::istream in(&input);
-    const PgnTally t = analyze_games(
-        in, input.name(), o, o.path == "-" ? 1 : CHUNK_GAMES,
-        [&](const std::string& row) { std::cout << row << (o.json ? "\n" : "") << std::flush; },
-        [&](const std::string& why) { error(input.name() + ": " + why + "; skipped"); });
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (o.json) {
-        json::Object top;
-        top.raw("summary", summary_json(t, o.timeouts, seconds));
-        std::cout << top.text() << std::endl;
-    } else {
-        std::printf("\n%zu games read, %zu analysed", t.games, t.analysed);
-        if (o.timeouts) std::printf(", %zu lost on time, %zu unfair", t.timeouts, t.unfair);
-        std::printf(", %zu skipped; %.1f s, %.0f positions/s\n", t.skipped, seconds,
-                    seconds > 0 ? double(t.analysed) / seconds : 0);
-    }
-    if (!t.skipped) return EXIT_OK;
-    error(input.name() + ": " + std::to_string(t.skipped) + " of " + std::to_string(t.games) +
-          " games could not be read or played out (named above) and were skipped");
-    return EXIT_BAD_INPUT;
-}
-
-}  // namespace gperft::cli
+}  // namespace gperft::pgn
