@@ -14,6 +14,7 @@
 #include "frontier/frontier_expand.hpp"
 
 #include "chess/stats.hpp"
+#include "journal/journal.hpp"
 #include "gpu/gpu_perft.hpp"
 #include "support/json_reader.hpp"
 #include "support/run_process.hpp"
@@ -395,6 +396,21 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
         << emit.err;
     std::remove(journal.c_str());
     std::remove(out.c_str());
+}
+
+// A journal whose passes split the children by other keys (seed 0: the
+// hash of the packed child, before the Zobrist keys chose the passes) is
+// refused rather than resumed with passes that hold other children.
+TEST(UniqueCli, JournalOfAnotherPassSplitIsRefused) {
+    const std::string journal = "/tmp/gperft_unique_seed_" + std::to_string(getpid()) + ".journal";
+    gperft::JournalHeader h;
+    h.depth = 4, h.split = 3, h.seed = 0, h.units = 4 * 12;  // four passes of twelve counters
+    h.fen = std::string("unique ") + chess::START_FEN;
+    std::ofstream(journal) << gperft::journal_line(gperft::header_payload(h));
+    const auto r = run_gperft("unique --depth 4 --passes 4 --backend cpu --journal " + journal);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("the journal is for zobrist seed 0000000000000000"), std::string::npos) << r.err;
+    std::remove(journal.c_str());
 }
 
 TEST(UniqueCli, Refusals) {

@@ -70,6 +70,56 @@ struct Zobrist {
         if (parent.stm != child.stm) k.mix(d->black_to_move);
         return k;
     }
+
+    // The key of canonical(apply_move(parent, m)) (FIDE 9.2 identity), from
+    // the parent's key k without making the child: the men the move moves,
+    // captures or promotes, the castling rights it clears, the e.p. terms
+    // and the side. Only a double push that lands beside an enemy pawn makes
+    // the child, to ask whether an e.p. capture is legal in it.
+    CHESS_FI Key128 child_key(const Position& parent, Key128 k, Move m, const Attacks& at) const {
+        const Color us = parent.stm;
+        const int from = m.from(), to = m.to();
+        const Piece moved = make_piece(us, type_at(parent, from));
+        k.mix(d->piece[moved][from]);
+        if (m.is_castle()) {
+            const bool king_side = m.flag() == KING_CASTLE;
+            const Piece rook = make_piece(us, ROOK);
+            k.mix(d->piece[moved][castle_king_to(from, king_side)]);
+            k.mix(d->piece[rook][to]);
+            k.mix(d->piece[rook][castle_rook_to(from, king_side)]);
+        } else {
+            k.mix(d->piece[m.is_promotion() ? make_piece(us, m.promotion()) : moved][to]);
+            if (m.is_en_passant()) k.mix(d->piece[make_piece(~us, PAWN)][us == WHITE ? to - 8 : to + 8]);
+            else if (m.is_capture()) k.mix(d->piece[make_piece(~us, type_at(parent, to))][to]);
+        }
+        const Bitboard back_rank = us == WHITE ? RANK_1 : RANK_8;
+        const Bitboard cleared = square_bb(from) | square_bb(to) | (from == parent.king[us] ? back_rank : 0);
+        for (Bitboard b = parent.castle_rooks & cleared; b;) k.mix(d->castle_rook[pop_lsb(b)]);
+        if (parent.ep != SQ_NONE) k.mix(d->ep_file[file_of(parent.ep)]);
+        if (m.flag() == DOUBLE_PUSH && ep_is_legal_after(parent, m, at)) k.mix(d->ep_file[file_of(to)]);
+        k.mix(d->black_to_move);
+        return k;
+    }
+
+   private:
+    // The type of the man on an occupied square, by table rather than by
+    // branches (which the moves of a position mispredict).
+    CHESS_FI static PieceType type_at(const Position& p, int sq) {
+        // By pawn | diag << 1 | orth << 2 | king << 3: a knight has none.
+        constexpr uint64_t TYPES = uint64_t(KNIGHT) | uint64_t(PAWN) << 4 | uint64_t(BISHOP) << 8 |
+                                   uint64_t(ROOK) << 16 | uint64_t(QUEEN) << 24 | uint64_t(KING) << 32;
+        const uint32_t code = uint32_t((p.pawns >> sq) & 1) | uint32_t((p.diag >> sq) & 1) << 1 |
+                              uint32_t((p.orth >> sq) & 1) << 2 | uint32_t((p.kings() >> sq) & 1) << 3;
+        return PieceType((TYPES >> (4 * code)) & 15);
+    }
+
+    // Whether the double push m leaves an e.p. capture legal: never without
+    // an enemy pawn beside the pushed one, else asked of the child.
+    CHESS_HD static bool ep_is_legal_after(const Position& parent, Move m, const Attacks& at) {
+        const Bitboard to = square_bb(m.to());
+        if (!((east(to) | west(to)) & parent.pawns & parent.color[~parent.stm])) return false;
+        return has_legal_en_passant(apply_move(parent, m), at);
+    }
 };
 
 // Keys drawn from splitmix64 started at `seed`.

@@ -147,7 +147,6 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
             throw std::invalid_argument("--memory " + std::to_string(o.memory_mb) + " MiB is more than the " +
                                         std::to_string(free_mb) + " MiB free" +
                                         (s.local_size() > 1 ? " to each rank of this machine" : ""));
-        if (!gpu && o.memory_mb == 0) fo.budget_bytes = uint64_t(double(free_mb) * 0.6) << 20;
         return gpu ? frontier::make_gpu_engine(fo) : frontier::make_cpu_engine(fo);
     });
 }

@@ -5,8 +5,10 @@
 // deep-perft journal's format (journal/journal.hpp), which brings the checksums,
 // the lock and the torn-tail rule with it: the header's position is
 // "unique <FEN>" (with "chess960" before the FEN in that mode), its split is
-// depth - 1 and its units are passes × FIELDS; a pass is FIELDS unit
-// records, one per counter, written in one go.
+// depth - 1, its units are passes × FIELDS and its seed is the Zobrist seed
+// whose keys choose each child's pass (so a journal whose passes split the
+// children otherwise is refused); a pass is FIELDS unit records, one per
+// counter, written in one go.
 #pragma once
 
 #include <map>

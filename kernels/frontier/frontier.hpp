@@ -65,9 +65,9 @@ PlyCounts from_fields(int ply, int passes, const std::vector<chess::u128>& field
 struct Options {
     // Working memory (bytes): past it, a ply's children are split by hash
     // into several passes. The CPU engine counts the frontiers in it, the
-    // GPU pipeline only one ply's children. 0: half the host's memory for
-    // the CPU engine, a quarter for the host pipeline, half the GPU's free
-    // memory for the GPU.
+    // GPU pipeline only one ply's children. 0: 60% of the host's free memory
+    // (base/machine.hpp) for the CPU engine, a quarter for the host
+    // pipeline, half the GPU's free memory for the GPU.
     uint64_t budget_bytes = 0;
     int passes = 1;  // the CPU engine: at least this many passes per ply
     PassLog* pass_log = nullptr;  // the CPU engine: the last ply's journal (expand_last)

@@ -8,9 +8,12 @@
 //
 // Memory: the budget covers the parents, the next frontier and the tables.
 // When the tables of a whole ply would not fit beside the frontiers, the
-// ply runs in passes, each keeping only the children of its share of the
-// hash range (every pass expands every parent again). The last ply need
-// not be kept: each pass is classified and dropped (expand_last).
+// ply runs in passes, each keeping only the children whose Zobrist key
+// falls in its share of the key range: every pass generates every parent's
+// moves again, but a child's key follows from its parent's key and the
+// move (chess::Zobrist::child_key), so only the pass's own children are
+// made and packed. The last ply need not be kept: each pass is classified
+// and dropped (expand_last).
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,7 +31,9 @@
 #include "chess/movegen.hpp"
 #include "chess/packed_position.hpp"
 #include "chess/terminal.hpp"
+#include "chess/zobrist.hpp"
 #include "frontier/frontier.hpp"
+#include "base/machine.hpp"
 #include "base/parallel.hpp"
 #include "base/run_stop.hpp"
 #include "base/zeroed_pages.hpp"
@@ -37,6 +42,7 @@ namespace gperft::frontier {
 
 namespace {
 
+using chess::Key128;
 using chess::PackedPosition;
 using chess::Position;
 
@@ -65,10 +71,12 @@ CHESS_FI uint64_t fmix(uint64_t h) {
     return h;
 }
 
-// Bits 32..63 choose the pass, bits 20..31 the partition (of at most
-// MAX_PARTITIONS), and the whole hash (remixed) the slot.
+// A child's pass: bits 32..63 of its Zobrist key's high word, known
+// before the child is made. Within a pass, bits 20..31 of the hash of the
+// packed child choose the partition (of at most MAX_PARTITIONS), and the
+// whole hash (remixed) the slot: a growing table recomputes it.
 CHESS_FI uint64_t hash_of(const PackedPosition& k) { return fmix(k.occupied ^ fmix(k.men[0] ^ fmix(k.men[1]))); }
-CHESS_FI uint32_t pass_of(uint64_t h, uint32_t passes) { return uint32_t(((h >> 32) * passes) >> 32); }
+CHESS_FI uint32_t pass_of(const Key128& z, uint32_t passes) { return uint32_t(((z.hi >> 32) * passes) >> 32); }
 CHESS_FI uint32_t partition_of(uint64_t h, uint32_t partitions) { return uint32_t(h >> 20) & (partitions - 1); }
 CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
     return uint64_t((unsigned __int128)(h * 0x9E3779B97F4A7C15ULL) * cap >> 64);
@@ -166,9 +174,10 @@ void add(PlyCounts& a, const PlyCounts& b) {
     a = from_fields(a.ply, a.passes, f);
 }
 
-// Half the machine's memory, shared among the processes on it.
+// 60% of the memory free now (machine::available_bytes: the cgroup limit
+// honoured), shared among the processes on this machine.
 uint64_t default_budget(int sharers) {
-    return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 2 / uint64_t(std::max(sharers, 1));
+    return uint64_t(double(machine::available_bytes()) * 0.6) / uint64_t(std::max(sharers, 1));
 }
 
 std::string mib(uint64_t bytes) { return std::to_string((bytes + MIB - 1) / MIB) + " MiB"; }
@@ -180,8 +189,9 @@ class CpuEngine : public Engine {
           min_passes_(std::max(1, o.passes)),
           log_(o.pass_log),
           progress_(o.progress),
-          threads_(o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()))),
-          at_(chess::host_attacks()) {}
+          threads_(o.threads > 0 ? o.threads : machine::default_threads()),
+          at_(chess::host_attacks()),
+          zobrist_(chess::host_zobrist()) {}
 
     void load(const Frontier& f) override {
         frontier_.assign(f.positions.size(), Entry{});
@@ -300,7 +310,7 @@ class CpuEngine : public Engine {
         generated_ = 0;
     }
 
-    // One pass: the children in its hash range, merged in the tables, then
+    // One pass: the children in its key range, merged in the tables, then
     // appended to `next` (only their number added to `counts`), or tallied
     // into `counts`. False when the tables outgrew `room`.
     bool run_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, std::vector<Entry>* next,
@@ -344,11 +354,12 @@ class CpuEngine : public Engine {
                     list.size = 0;
                     chess::generate_moves(parent, at_, list);
                     generated += uint64_t(list.size);
+                    const Key128 key = passes > 1 ? zobrist_.key(parent) : Key128{};
                     for (int m = 0; m < list.size; ++m) {
-                        const PackedPosition k =
-                            chess::pack(chess::canonical(chess::apply_move(parent, list.moves[m]), at_));
+                        const chess::Move move = list.moves[m];
+                        if (passes > 1 && pass_of(zobrist_.child_key(parent, key, move, at_), passes) != pass) continue;
+                        const PackedPosition k = chess::pack(chess::canonical(chess::apply_move(parent, move), at_));
                         const uint64_t h = hash_of(k);
-                        if (passes > 1 && pass_of(h, passes) != pass) continue;
                         const uint32_t part = partition_of(h, partitions);
                         const uint32_t j = part * BATCH + fill[part]++;
                         buf[j] = {k, count}, hashes[j] = h;
@@ -401,6 +412,7 @@ class CpuEngine : public Engine {
     std::atomic<uint64_t> generated_{0};     // children generated in the ply
     int threads_;
     chess::Attacks at_;
+    chess::Zobrist zobrist_;  // its keys choose each child's pass
     bool chess960_ = false;
     std::vector<Entry> frontier_;
     double ratio_ = 1.0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/machine.hpp"
 #include "frontier/frontier_impl.cuh"
 #include "gpu/host_pipeline.hpp"
 
@@ -51,8 +52,7 @@ std::unique_ptr<Engine> host_pipeline(const Options& o, uint64_t capacity) {
 #endif
     uint64_t budget = o.budget_bytes;
     if (budget == 0)
-        budget = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 4 /
-                 uint64_t(std::max(o.memory_sharers, 1));
+        budget = uint64_t(machine::available_bytes()) / 4 / uint64_t(std::max(o.memory_sharers, 1));
     return std::make_unique<detail::Pipeline<HostSystem>>(budget, chess::host_attacks(), capacity);
 }
 
