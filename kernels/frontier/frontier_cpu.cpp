@@ -310,97 +310,118 @@ class CpuEngine : public Engine {
         generated_ = 0;
     }
 
-    // One pass: the children in its key range, merged in the tables, then
-    // appended to `next` (only their number added to `counts`), or tallied
-    // into `counts`. False when the tables outgrew `room`.
-    bool run_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, std::vector<Entry>* next,
-                  PlyCounts* counts) {
-        uint32_t partitions = 16;
-        while (partitions < MAX_PARTITIONS && expected / partitions > double(PARTITION_ENTRIES)) partitions *= 2;
-        std::vector<Table> tables(partitions);
-        std::vector<std::mutex> locks(partitions);
+    // One pass's tables: a partition each, its lock, and the bytes they
+    // hold, past `limit` an overflow.
+    struct PassTables {
+        PassTables(uint32_t partitions, uint64_t cap, uint64_t limit)
+            : tables(partitions), locks(partitions), limit(limit) {
+            for (Table& t : tables) t.reset(cap), bytes += t.bytes();
+        }
+        bool over() const { return bytes.load(std::memory_order_relaxed) > limit; }
+        std::vector<Table> tables;
+        std::vector<std::mutex> locks;
         std::atomic<uint64_t> bytes{0};
-        // Slots for the expected children at the planned load: a table grows
-        // only when the estimate was low (and the estimate is usually high:
-        // the ratio of distinct positions to children falls ply by ply).
-        const uint64_t cap = uint64_t(expected / PLAN_LOAD / partitions) + 1;
-        for (Table& t : tables) t.reset(cap), bytes += t.bytes();
-        std::atomic<bool> overflow{false};
-        const uint64_t limit = room + room / 8;
+        uint64_t limit;
+    };
 
-        // Each thread keeps a buffer of BATCH children per partition for the
-        // whole pass, so that a merge under a lock takes a full batch.
-        std::atomic<uint64_t> next_parent{0};
-        auto worker = [&](bool reports) {
-            std::vector<Entry> buf(partitions * BATCH);
-            std::vector<uint64_t> hashes(partitions * BATCH);
-            std::vector<uint8_t> fill(partitions, 0);
-            const auto flush = [&](uint32_t part) {
-                std::lock_guard<std::mutex> g(locks[part]);
-                bytes += tables[part].insert(&buf[part * BATCH], &hashes[part * BATCH], fill[part]);
-                fill[part] = 0;
-            };
-            chess::MoveList list;
-            const uint64_t n = frontier_.size(), chunk = 256;
-            for (uint64_t a; !stop_requested() && (a = next_parent.fetch_add(chunk, std::memory_order_relaxed)) < n;) {
-                if (bytes.load(std::memory_order_relaxed) > limit) {
-                    overflow = true;
-                    break;
-                }
-                uint64_t generated = 0;
-                for (uint64_t i = a, b = std::min(n, a + chunk); i < b; ++i) {
-                    const Position parent = chess::unpack(frontier_[i].key, chess960_);
-                    const uint64_t count = frontier_[i].count;
-                    list.size = 0;
-                    chess::generate_moves(parent, at_, list);
-                    generated += uint64_t(list.size);
-                    const Key128 key = passes > 1 ? zobrist_.key(parent) : Key128{};
-                    for (int m = 0; m < list.size; ++m) {
-                        const chess::Move move = list.moves[m];
-                        if (passes > 1 && pass_of(zobrist_.child_key(parent, key, move, at_), passes) != pass) continue;
-                        const PackedPosition k = chess::pack(chess::canonical(chess::apply_move(parent, move), at_));
-                        const uint64_t h = hash_of(k);
-                        const uint32_t part = partition_of(h, partitions);
-                        const uint32_t j = part * BATCH + fill[part]++;
-                        buf[j] = {k, count}, hashes[j] = h;
-                        if (fill[part] == BATCH) flush(part);
-                    }
-                }
-                generated_.fetch_add(generated, std::memory_order_relaxed);
-                if (reports && progress_) progress_(ply_done_ + std::min(n, a + chunk), ply_total_, generated_.load());
+    // A thread's children, BATCH per partition, merged into the tables a
+    // full batch under one lock.
+    struct PassBuffer {
+        explicit PassBuffer(uint32_t partitions)
+            : buf(partitions * BATCH), hashes(partitions * BATCH), fill(partitions, 0) {}
+        void add(PassTables& t, const Entry& e, uint64_t h) {
+            const uint32_t part = partition_of(h, uint32_t(fill.size()));
+            const uint32_t j = part * BATCH + fill[part]++;
+            buf[j] = e, hashes[j] = h;
+            if (fill[part] == BATCH) flush(t, part);
+        }
+        void flush(PassTables& t, uint32_t part) {
+            std::lock_guard<std::mutex> g(t.locks[part]);
+            t.bytes += t.tables[part].insert(&buf[part * BATCH], &hashes[part * BATCH], fill[part]);
+            fill[part] = 0;
+        }
+        void flush_all(PassTables& t) {
+            for (uint32_t part = 0; part < fill.size(); ++part)
+                if (fill[part]) flush(t, part);
+        }
+        std::vector<Entry> buf;
+        std::vector<uint64_t> hashes;
+        std::vector<uint8_t> fill;
+        chess::MoveList list;
+    };
+
+    // The children of parents [a, b) that fall in this pass (by their
+    // Zobrist key, from the parent's and the move: the others are never
+    // made) into the thread's buffer. Returns the children generated.
+    uint64_t expand_parents(uint64_t a, uint64_t b, uint32_t pass, uint32_t passes, PassTables& t, PassBuffer& out) {
+        uint64_t generated = 0;
+        for (uint64_t i = a; i < b; ++i) {
+            const Position parent = chess::unpack(frontier_[i].key, chess960_);
+            const uint64_t count = frontier_[i].count;
+            out.list.size = 0;
+            chess::generate_moves(parent, at_, out.list);
+            generated += uint64_t(out.list.size);
+            const Key128 key = passes > 1 ? zobrist_.key(parent) : Key128{};
+            for (int m = 0; m < out.list.size; ++m) {
+                const chess::Move move = out.list.moves[m];
+                if (passes > 1 && pass_of(zobrist_.child_key(parent, key, move, at_), passes) != pass) continue;
+                const PackedPosition k = chess::pack(chess::canonical(chess::apply_move(parent, move), at_));
+                out.add(t, {k, count}, hash_of(k));
             }
-            for (uint32_t part = 0; part < partitions; ++part)
-                if (fill[part]) flush(part);
-        };
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads_; ++t) pool.emplace_back(worker, false);
-        worker(true);
-        for (auto& t : pool) t.join();
-        throw_if_stop_requested();
-        ply_done_ += frontier_.size();
-        if (bytes.load() > limit) overflow = true;
-        if (overflow) return false;
+        }
+        return generated;
+    }
 
-        // Out, partition by partition, each table freed once copied.
+    // The pass's tables out, partition by partition, each freed once
+    // copied: appended to `next` (their number added to `counts`), or
+    // tallied into `counts`.
+    void collect(PassTables& t, std::vector<Entry>* next, PlyCounts* counts) {
+        const uint32_t partitions = uint32_t(t.tables.size());
         std::vector<uint64_t> offset(partitions + 1, 0);
-        for (uint32_t p = 0; p < partitions; ++p) offset[p + 1] = offset[p] + tables[p].size();
+        for (uint32_t p = 0; p < partitions; ++p) offset[p + 1] = offset[p] + t.tables[p].size();
         const uint64_t at = next ? next->size() : 0;
         if (next) next->resize(at + offset[partitions]);
         std::mutex m;
         parallel_chunks(partitions, 4, threads_, [&](uint64_t a, uint64_t b) {
-            PlyCounts t;
+            PlyCounts sum;
             for (uint64_t p = a; p < b; ++p) {
                 uint64_t o = at + offset[p];
-                tables[p].for_each([&](const Entry& e) {
+                t.tables[p].for_each([&](const Entry& e) {
                     if (next) (*next)[o++] = e;
-                    else tally(t, chess::unpack(e.key, chess960_), e.count, at_);
+                    else tally(sum, chess::unpack(e.key, chess960_), e.count, at_);
                 });
-                if (next) t.distinct += tables[p].size();
-                tables[p].release();
+                if (next) sum.distinct += t.tables[p].size();
+                t.tables[p].release();
             }
             std::lock_guard<std::mutex> g(m);
-            add(*counts, t);
+            add(*counts, sum);
         });
+    }
+
+    // One pass: the children in its key range merged in the tables, then
+    // collected. False when the tables outgrew `room`.
+    bool run_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, std::vector<Entry>* next,
+                  PlyCounts* counts) {
+        uint32_t partitions = 16;
+        while (partitions < MAX_PARTITIONS && expected / partitions > double(PARTITION_ENTRIES)) partitions *= 2;
+        // Slots for the expected children at the planned load: a table grows
+        // only when the estimate was low (and the estimate is usually high:
+        // the ratio of distinct positions to children falls ply by ply).
+        PassTables t(partitions, uint64_t(expected / PLAN_LOAD / partitions) + 1, room + room / 8);
+        const uint64_t n = frontier_.size(), chunk = 256;
+        const std::thread::id runner = std::this_thread::get_id();  // progress_ is called from it only
+        parallel_reduce(
+            (n + chunk - 1) / chunk, threads_, [&] { return PassBuffer(partitions); },
+            [&](PassBuffer& out, size_t c) {
+                if (t.over()) return;  // the pass is lost: the rest is skipped
+                const uint64_t a = c * chunk, b = std::min(n, a + chunk);
+                generated_.fetch_add(expand_parents(a, b, pass, passes, t, out), std::memory_order_relaxed);
+                if (progress_ && std::this_thread::get_id() == runner) progress_(ply_done_ + b, ply_total_, generated_.load());
+            },
+            [&](PassBuffer& out) { out.flush_all(t); });
+        ply_done_ += n;
+        if (t.over()) return false;
+        collect(t, next, counts);
         return true;
     }
 
