@@ -65,7 +65,9 @@ uint64_t mem_total() {
 TEST(Machine, AvailableMemoryIsPositiveAndWithinTheTotal) {
     const size_t bytes = gperft::machine::available_bytes();
     EXPECT_GT(bytes, 0u);
-    if (const uint64_t total = mem_total()) EXPECT_LE(bytes, total);
+    if (const uint64_t total = mem_total()) {
+        EXPECT_LE(bytes, total);
+    }
     EXPECT_EQ(gperft::machine::available_mb(), gperft::machine::available_bytes() >> 20);
     EXPECT_GE(gperft::machine::default_threads(), 1);
 }

@@ -16,22 +16,6 @@
 
 namespace gperft {
 
-// Calls fn(i) for every i < n on up to `threads` threads (<= 0: all).
-template <class Fn>
-void parallel_for(size_t n, int threads, Fn&& fn) {
-    const size_t want = threads > 0 ? size_t(threads) : size_t(machine::default_threads());
-    const size_t count = std::max<size_t>(1, std::min(want, n));
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t i; !stop_requested() && (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
-    };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < count; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    throw_if_stop_requested();
-}
-
 // Calls fn(local, i) for every i < n on up to `threads` threads (<= 0: all),
 // each thread with a Local of its own made by make(); then merge(local) once
 // a thread, one thread at a time. The sums of a parallel loop without
@@ -53,6 +37,13 @@ void parallel_reduce(size_t n, int threads, Make&& make, Fn&& fn, Merge&& merge)
     worker();
     for (auto& t : pool) t.join();
     throw_if_stop_requested();
+}
+
+// Calls fn(i) for every i < n on up to `threads` threads (<= 0: all).
+template <class Fn>
+void parallel_for(size_t n, int threads, Fn&& fn) {
+    struct None {};
+    parallel_reduce(n, threads, [] { return None{}; }, [&](None&, size_t i) { fn(i); }, [](None&) {});
 }
 
 // Calls fn(begin, end) for the chunks of `chunk` indices that cover [0, n).

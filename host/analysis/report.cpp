@@ -54,10 +54,6 @@ void set_dead(PositionReport& r) {
         r.dead = true;
 }
 
-std::string json_list(const std::vector<std::string>& items) {
-    return json::strings(items);
-}
-
 template <class T>
 std::string json_opt(const std::optional<T>& v) {
     if (!v) return "null";
@@ -182,7 +178,7 @@ std::string report_json(const PositionReport& r) {
     if (r.line) o.integer("line", r.line);
     if (!r.id.empty()) o.str("id", r.id);
     if (!r.comment.empty()) o.str("comment", r.comment);
-    o.str("fen", r.fen).boolean("legal", r.legal).raw("problems", json_list(r.problems));
+    o.str("fen", r.fen).boolean("legal", r.legal).raw("problems", json::strings(r.problems));
     o.raw("check", json_opt(r.check)).raw("checkmate", json_opt(r.checkmate)).raw("stalemate", json_opt(r.stalemate));
     o.raw("moves", json_opt(r.moves)).raw("insufficient_material", json_opt(r.insufficient_material));
     for (Color c : {WHITE, BLACK}) {

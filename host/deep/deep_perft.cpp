@@ -1,13 +1,10 @@
 #include "deep/deep_perft.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
