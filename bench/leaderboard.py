@@ -26,13 +26,12 @@ import datetime
 import json
 import os
 import platform
-import queue
 import re
-import shlex
 import subprocess
 import sys
-import threading
 import time
+
+from uci_process import UciProcess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -51,57 +50,22 @@ NODES = re.compile(r"^Nodes searched: (\d+)\s*$")
 MODES = {"1t-1mb": (1, 1), "1t-4gb": (1, 4096), "all-1mb": (0, 1), "all-4gb": (0, 4096)}
 
 
-class UciEngine:
+class UciEngine(UciProcess):
     def __init__(self, command, threads, hash_mb):
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.send("uci")
-        self.wait(lambda l: l == "uciok", 30)
+        super().__init__(command)
         self.send(f"setoption name Threads value {threads}")
         self.send(f"setoption name Hash value {hash_mb}")
         self.send("isready")
-        self.wait(lambda l: l == "readyok", 60)
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def wait(self, done, timeout):
-        end = time.monotonic() + timeout
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                return None
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                return None
-            if line is None or done(line):
-                return line
+        self.wait_for(lambda l: l == "readyok", 60)
 
     def perft(self, fen, depth, timeout):
         self.send(f"position fen {fen}")
         self.send(f"go perft {depth}")
-        line = self.wait(lambda l: l.startswith("Nodes searched:"), timeout)
-        if line is None:
+        lines = self.wait_for(lambda l: l.startswith("Nodes searched:"), timeout)
+        if lines is None:
             return None
-        m = NODES.match(line)
+        m = NODES.match(lines[-1])
         return int(m.group(1)) if m else -1
-
-    def close(self):
-        try:
-            self.send("stop")
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
 
 
 class OneShotEngine:

@@ -22,13 +22,12 @@ import datetime
 import json
 import os
 import platform
-import queue
 import re
-import shlex
 import subprocess
 import sys
-import threading
 import time
+
+from uci_process import UciProcess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODES = re.compile(r"^Nodes searched: (\d+)$")
@@ -80,45 +79,12 @@ def read_suite(path):
     return out
 
 
-class Engine:
-    """One UCI engine process, its output read on a thread of its own."""
+class Engine(UciProcess):
+    """The engine under check, with its UCI_Chess960 option as last set."""
 
     def __init__(self, command):
-        self.command = command
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        super().__init__(command)
         self.chess960 = None
-        self.send("uci")
-        self.wait_for(lambda l: l == "uciok", 30)
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, done, timeout):
-        """Lines up to and including the first for which done(line); None on timeout or exit."""
-        seen = []
-        end = time.monotonic() + timeout
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                return None
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                return None
-            if line is None:
-                return None
-            seen.append(line)
-            if done(line):
-                return seen
 
     def set_chess960(self, on):
         if self.chess960 == on:
@@ -127,14 +93,6 @@ class Engine:
         self.send("isready")
         self.wait_for(lambda l: l == "readyok", 30)
         self.chess960 = on
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def check_case(engine, fen, depth, expected, timeout):
