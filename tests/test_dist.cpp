@@ -268,9 +268,9 @@ TEST(DistProgress, LogLinesComeWholeAndSpaced) {
 
 TEST(DistLocalWorker, CountsWhatTheEngineCounts) {
     const WorkUnits w = build_work_units(parse_fen(KIWIPETE), 1);
-    PerftEngine engine({Backend::Cpu, 1, 0, DEFAULT_ZOBRIST_SEED});
+    BackendCounter backend_counter({Backend::Cpu, 1, 0, DEFAULT_ZOBRIST_SEED});
     HostTable table(0);
-    UnitCounter counter(engine, table);
+    UnitCounter counter(backend_counter, table);
     LocalWorker local(counter);
     Batch b{3, {0, 1, 2}, {w.positions[0], w.positions[1], w.positions[2]}};
     local.give(b);
@@ -329,9 +329,9 @@ TEST(DistUnique, TheExchangeStepOnOneRankChangesNothing) {
     frontier::Options o;
     o.threads = 1;
     frontier::Frontier plain, exchanged;
-    const auto a = frontier::run_plies(*frontier::make_cpu_engine(o), frontier::root_frontier(root), 3, nullptr, &plain);
+    const auto a = frontier::run_plies(*frontier::make_cpu_expander(o), frontier::root_frontier(root), 3, nullptr, &plain);
     const auto x = make_rank_exchange(world());
-    const auto b = frontier::run_plies(*frontier::make_cpu_engine(o), frontier::root_frontier(root), 3, x.get(), &exchanged);
+    const auto b = frontier::run_plies(*frontier::make_cpu_expander(o), frontier::root_frontier(root), 3, x.get(), &exchanged);
     ASSERT_EQ(a.size(), 4u);
     ASSERT_EQ(b.size(), a.size());
     for (size_t ply = 0; ply < a.size(); ++ply) {

@@ -23,7 +23,6 @@ namespace {
     } while (0)
 
 constexpr double DEEP = 2e8;  // per (entry, depth): the CPU engine computes the reference
-const char* const KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 BatchEngine device(Options o = {}) {
     return [o](const std::vector<chess::Position>& roots, int depth) {
@@ -34,7 +33,7 @@ BatchEngine device(Options o = {}) {
 // Every position two plies below the start position and one below
 // Kiwipete, counted 4 plies deep (perft 6 and 5 of the two): levels full of
 // transpositions, with both sides to move among the roots.
-std::vector<chess::Position> transposing_batch() {
+std::vector<chess::Position> wide_transposing_batch() {
     std::vector<chess::Position> batch;
     for (const auto& [fen, plies] : {std::pair{chess::START_FEN, 2}, std::pair{KIWIPETE, 1}}) {
         std::vector<chess::Position> level = {chess::parse_fen(fen)};
@@ -51,7 +50,7 @@ std::vector<chess::Position> transposing_batch() {
     }
     return batch;
 }
-constexpr int TRANSPOSING_DEPTH = 4;
+constexpr int WIDE_TRANSPOSING_DEPTH = 4;
 
 // JSON output without the fields that differ between backends.
 std::string comparable_json(const std::string& s) {
@@ -191,8 +190,8 @@ TEST(GpuBackend, TablesAndDedupMatchCpuDividesOnSuites) {
 
 TEST(GpuBackend, TablesAndDedupOnOrOffGiveIdenticalCounts) {
     SKIP_WITHOUT_DEVICE();
-    const auto roots = transposing_batch();
-    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    const auto roots = wide_transposing_batch();
+    const auto want = text(gperft::cpu_perft_batch(roots, WIDE_TRANSPOSING_DEPTH, 0));
     uint64_t seed = 1;
     for (const long long bytes : {0LL, 256LL << 20}) {
         for (const bool dedup : {false, true}) {
@@ -202,7 +201,7 @@ TEST(GpuBackend, TablesAndDedupOnOrOffGiveIdenticalCounts) {
             Options o = keyed(bytes, dedup, ++seed);
             o.arena_bytes = 64 << 20;  // chunks, so that later ones find what earlier ones stored
             Stats stats;
-            EXPECT_EQ(text(gperft::gpu::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(text(gperft::gpu::perft_batch(roots, WIDE_TRANSPOSING_DEPTH, o, &stats)), want) << bytes << " bytes, dedup " << dedup;
             EXPECT_EQ(stats.duplicates > 0, dedup) << bytes << " bytes, dedup " << dedup;
             EXPECT_EQ(stats.table_stores > 0, bytes > 0) << bytes << " bytes, dedup " << dedup;
         }
@@ -214,15 +213,15 @@ TEST(GpuBackend, TablesAndDedupOnOrOffGiveIdenticalCounts) {
 // tables it stores little or nothing, since its roots are found at once.
 TEST(GpuBackend, TinyTablesAndTwoSeedsAgree) {
     SKIP_WITHOUT_DEVICE();
-    const auto roots = transposing_batch();
-    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    const auto roots = wide_transposing_batch();
+    const auto want = text(gperft::cpu_perft_batch(roots, WIDE_TRANSPOSING_DEPTH, 0));
     for (const uint64_t seed : {uint64_t(1), uint64_t(0x9e3779b97f4a7c15ULL)}) {
         for (const long long bytes : {16LL * 256, 16LL << 20}) {
             Options o = keyed(bytes, false, seed);
             o.arena_bytes = 64 << 20;
             for (int run = 0; run < 2; ++run) {
                 Stats stats;
-                EXPECT_EQ(text(gperft::gpu::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want)
+                EXPECT_EQ(text(gperft::gpu::perft_batch(roots, WIDE_TRANSPOSING_DEPTH, o, &stats)), want)
                     << seed << ", " << bytes << " bytes, run " << run;
                 if (run == 0) {
                     EXPECT_GT(stats.table_stores, 0u) << seed << ", " << bytes << " bytes";

@@ -120,7 +120,7 @@ TEST(MpiFrontier, PerPlyStepOverRanksEqualsOneProcess) {
     o.threads = 1;
     frontier::Frontier one, part;
     const std::vector<frontier::PlyCounts> single = frontier::unique_cpu(root, 3, o, &one);
-    const std::vector<frontier::PlyCounts> over_ranks = unique_over_ranks(s, *frontier::make_cpu_engine(o), root, 3, &part);
+    const std::vector<frontier::PlyCounts> over_ranks = unique_over_ranks(s, *frontier::make_cpu_expander(o), root, 3, &part);
     ASSERT_EQ(over_ranks.size(), single.size());
     for (size_t ply = 0; ply < single.size(); ++ply) {
         const frontier::PlyCounts &a = single[ply], &b = over_ranks[ply];

@@ -28,9 +28,9 @@ namespace {
 // pipeline's algorithm run with Thrust's host system.
 struct NamedEngine {
     const char* name;
-    std::unique_ptr<frontier::Engine> (*make)(const frontier::Options&);
+    std::unique_ptr<frontier::Expander> (*make)(const frontier::Options&);
 };
-const NamedEngine ENGINES[] = {{"cpu", frontier::make_cpu_engine}, {"host pipeline", frontier::make_host_pipeline_engine}};
+const NamedEngine ENGINES[] = {{"cpu", frontier::make_cpu_expander}, {"host pipeline", frontier::make_host_pipeline_expander}};
 
 std::vector<frontier::PlyCounts> run(const NamedEngine& e, const chess::Position& root, int depth,
                                      const frontier::Options& o, frontier::Frontier* final_ply) {
@@ -83,7 +83,7 @@ TEST(Unique, ReproducesA083276ToPly6) {
 // The host pipeline (the GPU's algorithm) agrees with the CPU engine on
 // every class of every ply to 6.
 TEST(Unique, HostPipelineAgreesWithTheCpuEngineToPly6) {
-    const auto pipeline = frontier::run_plies(*frontier::make_host_pipeline_engine({}),
+    const auto pipeline = frontier::run_plies(*frontier::make_host_pipeline_expander({}),
                                               frontier::root_frontier(chess::parse_fen(chess::START_FEN)), 6, nullptr,
                                               nullptr);
     expect_same_plies(cpu_ply6(), pipeline, "cpu against host pipeline");

@@ -44,7 +44,7 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 CLI::Validator startpos_alias() {
     return CLI::Validator(
         [](std::string& fen) {
-            if (fen == "startpos") fen = chess::START_FEN;
+            fen = fen_named(fen);
             return std::string();
         },
         "FEN", "FEN");
@@ -55,7 +55,7 @@ CLI::Validator startpos_alias() {
 CLI::Validator fen_validator() {
     return CLI::Validator(
         [](std::string& fen) {
-            if (fen == "startpos") fen = chess::START_FEN;
+            fen = fen_named(fen);
             try {
                 chess::parse_fen(fen);
                 return std::string();

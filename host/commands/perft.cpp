@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "chess/io/count_text.hpp"
@@ -48,61 +49,72 @@ std::string seed_hex(uint64_t seed) {
     return buf;
 }
 
-std::string units_per_rank_json(const std::vector<size_t>& units) {
-    json::Array a;
-    for (const size_t n : units) a.raw(std::to_string(n));
-    return a.text();
-}
-
 std::string units_per_rank_text(const std::vector<size_t>& units) {
     std::string t;
     for (size_t i = 0; i < units.size(); ++i) t += (i ? "/" : "") + std::to_string(units[i]);
     return t;
 }
 
-// `dist` adds the ranks of a distributed run.
-void print_result(const PerftOptions& o, const chess::Position& root, const PerftResult& r, const DeepResult* deep,
-                  const dist::DistResult* dist = nullptr) {
-    // Nodes per second of what this run counted: units resumed from a journal
-    // took no time here.
-    const double nps = r.seconds > 0 ? double(deep ? deep->nodes_counted : r.nodes) / r.seconds : 0;
-    if (o.json) {
-        json::Object obj;
-        obj.str("fen", chess::to_fen(root, o.notation)).integer("depth", o.depth).cnt("nodes", r.nodes);
-        obj.num("seconds", r.seconds).num("nps", nps).str("backend", r.backend);
-        if (o.stats && deep) obj.raw("stats", stats_json(deep->stats));
-        if (deep) {
-            obj.integer("split", deep->split).cnt("units", deep->units);
-            obj.cnt("units_resumed", deep->units_resumed).cnt("hash_mb", deep->hash_mb);
-            obj.integer("device_hash_mb", deep->device_hash_mb).cnt("host_hash_mb", deep->host_hash_mb);
-            obj.str("zobrist_seed", seed_hex(deep->zobrist_seed));
-        }
-        if (dist) {
-            obj.integer("ranks", dist->ranks).raw("units_per_rank", units_per_rank_json(dist->units_per_rank));
-            obj.raw("rank_devices", json::strings(dist->devices));
-        }
-        if (o.divide) {
-            json::Object d;
-            for (const auto& [m, n] : sorted_divide(r, root)) d.cnt(m, n);
-            obj.raw("divide", d.text());
-        }
-        std::cout << obj.text() << std::endl;
-        return;
+// What a count prints: its root and result, and the figures of the engine
+// that made it. A deep run adds its work units and tables; a distributed run
+// adds its ranks to those.
+struct Report {
+    chess::Position root;
+    PerftResult perft;
+    std::optional<DeepResult> deep;
+    std::optional<dist::DistResult> dist;
+
+    static Report plain(const chess::Position& root, const PerftResult& r) { return {root, r, {}, {}}; }
+    static Report deep_run(const chess::Position& root, const DeepResult& d) { return {root, d.perft, d, {}}; }
+    static Report distributed(const chess::Position& root, const dist::DistResult& r) {
+        return {root, r.deep.perft, r.deep, r};
+    }
+};
+
+void print_json(const PerftOptions& o, const Report& r, double nps) {
+    json::Object obj;
+    obj.str("fen", chess::to_fen(r.root, o.notation)).integer("depth", o.depth).cnt("nodes", r.perft.nodes);
+    obj.num("seconds", r.perft.seconds).num("nps", nps).str("backend", r.perft.backend);
+    if (r.deep) {
+        if (o.stats) obj.raw("stats", stats_json(r.deep->stats));
+        obj.integer("split", r.deep->split).cnt("units", r.deep->units);
+        obj.cnt("units_resumed", r.deep->units_resumed).cnt("hash_mb", r.deep->hash_mb);
+        obj.integer("device_hash_mb", r.deep->device_hash_mb).cnt("host_hash_mb", r.deep->host_hash_mb);
+        obj.str("zobrist_seed", seed_hex(r.deep->zobrist_seed));
+    }
+    if (r.dist) {
+        obj.integer("ranks", r.dist->ranks).raw("units_per_rank", json::Array::integers(r.dist->units_per_rank));
+        obj.raw("rank_devices", json::strings(r.dist->devices));
     }
     if (o.divide) {
-        for (const auto& [m, n] : sorted_divide(r, root)) std::cout << m << ": " << chess::to_string(n) << "\n";
+        json::Object d;
+        for (const auto& [m, n] : sorted_divide(r.perft, r.root)) d.cnt(m, n);
+        obj.raw("divide", d.text());
+    }
+    std::cout << obj.text() << std::endl;
+}
+
+void print_result(const PerftOptions& o, const Report& r) {
+    // Nodes per second of what this run counted: units resumed from a journal
+    // took no time here.
+    const double counted = double(r.deep ? r.deep->nodes_counted : r.perft.nodes);
+    const double nps = r.perft.seconds > 0 ? counted / r.perft.seconds : 0;
+    if (o.json) return print_json(o, r, nps);
+    if (o.divide) {
+        for (const auto& [m, n] : sorted_divide(r.perft, r.root)) std::cout << m << ": " << chess::to_string(n) << "\n";
         std::cout << "\n";
     }
-    if (o.stats && deep) print_stats_tables(std::cout, deep->stats);
-    std::cout << "Nodes searched: " << chess::to_string(r.nodes) << std::endl;
-    std::fprintf(stderr, "%s backend, %.3f s, %.1f M nodes/s\n", r.backend.c_str(), r.seconds, nps / 1e6);
-    if (deep && !o.quiet)
+    if (o.stats && r.deep) print_stats_tables(std::cout, r.deep->stats);
+    std::cout << "Nodes searched: " << chess::to_string(r.perft.nodes) << std::endl;
+    std::fprintf(stderr, "%s backend, %.3f s, %.1f M nodes/s\n", r.perft.backend.c_str(), r.perft.seconds, nps / 1e6);
+    if (o.quiet) return;
+    if (r.deep)
         std::fprintf(stderr, "split %d: %zu work units (%zu from the journal), table %zu MiB, host table %zu MiB\n",
-                     deep->split, deep->units, deep->units_resumed, deep->hash_mb + size_t(deep->device_hash_mb),
-                     deep->host_hash_mb);
-    if (dist && !o.quiet)
-        std::fprintf(stderr, "%d ranks, units counted per rank: %s\n", dist->ranks,
-                     units_per_rank_text(dist->units_per_rank).c_str());
+                     r.deep->split, r.deep->units, r.deep->units_resumed,
+                     r.deep->hash_mb + size_t(r.deep->device_hash_mb), r.deep->host_hash_mb);
+    if (r.dist)
+        std::fprintf(stderr, "%d ranks, units counted per rank: %s\n", r.dist->ranks,
+                     units_per_rank_text(r.dist->units_per_rank).c_str());
 }
 
 // Under an MPI launcher with several ranks: rank 0 coordinates and prints,
@@ -115,7 +127,7 @@ int run_distributed(PerftOptions o) {
         chess::Position root;
         const dist::DistResult r =
             dist::coordinate_perft(s, [&] { return root = position_from(o.fen, o.moves, o.chess960); }, o.depth, o.deep);
-        print_result(o, root, r.deep.perft, &r.deep, &r);
+        print_result(o, Report::distributed(root, r));
     } catch (const dist::DistributedFailure& e) {
         error(e.what());
         return e.status;
@@ -190,6 +202,29 @@ int run_perft_file(const PerftOptions& o) {
     return EXIT_OK;
 }
 
+// How one position is counted, chosen from its options in one place: below
+// the deep threshold, statistics or a plain count; else the deep engine (work
+// units, tables, journal). A file's positions and a run on several ranks are
+// the command's two other ways.
+enum class Mode { Stats, Plain, Deep };
+
+Mode mode_of(const PerftOptions& o, Backend resolved) {
+    if (o.deep_option_given || o.depth >= deep_threshold(resolved)) return Mode::Deep;
+    return o.stats ? Mode::Stats : Mode::Plain;
+}
+
+int run_deep(PerftOptions o, const chess::Position& root, Backend backend) {
+    o.deep.backend = backend;
+    o.deep.progress = !o.quiet;
+    try {
+        print_result(o, Report::deep_run(root, run_deep_perft(root, o.depth, o.deep)));
+    } catch (const JournalError& e) {
+        error(e.what());
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
 int run_perft_command(PerftOptions o) {
     if (!o.file.empty()) return run_perft_file(o);
     if (o.epd) throw std::invalid_argument("--epd needs --file");
@@ -197,27 +232,22 @@ int run_perft_command(PerftOptions o) {
     if (dist::world().distributed()) return run_distributed(o);
     const chess::Position root = position_from(o.fen, o.moves, o.chess960);
     const Backend backend = resolve_backend(o.deep.backend);
-    if (o.stats && !o.deep_option_given && o.depth < deep_threshold(backend))
-        return run_perft_stats(root, o.depth, backend, o.deep.threads, o.json, o.quiet);
-    if (!o.stats && !o.deep_option_given && o.depth < deep_threshold(backend)) {
-        PerftResult r;
-        {
-            Progress bar(0, 0, !o.quiet, -1, "subtrees");  // cleared before the result is printed
-            r = run_perft(root, o.depth, backend, o.deep.threads, &bar);
+    switch (mode_of(o, backend)) {
+        case Mode::Stats:
+            return run_perft_stats(root, o.depth, backend, o.deep.threads, o.json, o.quiet);
+        case Mode::Plain: {
+            PerftResult r;
+            {
+                Progress bar(0, 0, !o.quiet, -1, "subtrees");  // cleared before the result is printed
+                r = run_perft(root, o.depth, backend, o.deep.threads, &bar);
+            }
+            print_result(o, Report::plain(root, r));
+            return EXIT_OK;
         }
-        print_result(o, root, r, nullptr);
-        return EXIT_OK;
+        case Mode::Deep:
+            break;
     }
-    o.deep.backend = backend;
-    o.deep.progress = !o.quiet;
-    try {
-        const DeepResult d = run_deep_perft(root, o.depth, o.deep);
-        print_result(o, root, d.perft, &d);
-    } catch (const JournalError& e) {
-        error(e.what());
-        return EXIT_BAD_INPUT;
-    }
-    return EXIT_OK;
+    return run_deep(o, root, backend);
 }
 
 void add_deep_options(CLI::App& sub, PerftOptions& o) {
@@ -227,10 +257,10 @@ void add_deep_options(CLI::App& sub, PerftOptions& o) {
                        ->check(CLI::Range(0, MAX_SPLIT)));
     deep.push_back(sub.add_option("--hash", o.deep.hash_mb,
                                   "Transposition table in MiB, the device's on the GPU (0: none; default: automatic)")
-                       ->check(CLI::Range(0LL, 1LL << 22)));
+                       ->check(CLI::Range(0LL, MAX_HASH_MB)));
     deep.push_back(sub.add_option("--host-hash", o.deep.host_hash_mb,
                                   "Lossless host table above the backend calls, MiB (0: none; default: automatic)")
-                       ->check(CLI::Range(0LL, 1LL << 22)));
+                       ->check(CLI::Range(0LL, MAX_HASH_MB)));
     deep.push_back(sub.add_option("--zobrist-seed", o.deep.zobrist_seed,
                                   "Seed of the hash keys (rerun with another to confirm a result)")
                        ->check(seed_validator()));

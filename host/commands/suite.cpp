@@ -47,8 +47,6 @@ std::string depth_list(const std::vector<int>& depths) {
     return s;
 }
 
-std::string json_depths(const std::vector<int>& depths) { return "[" + depth_list(depths) + "]"; }
-
 // What one entry came to: Partial, every depth checked matched but some were
 // skipped (--max-depth, --max-nodes); Skip, none was checked; Refused, the
 // position is not one (a bad FEN). Pending until the entry is decided.
@@ -172,7 +170,7 @@ int run_suite_command(const SuiteOptions& o) {
             json::Object row;
             row.str("id", e.id).integer("line", e.line).str("fen", e.fen).str("verdict", to_string(r.verdict));
             if (!e.operations.empty()) row.str("operations", e.operations);
-            row.raw("checked", json_depths(r.checked)).raw("skipped", json_depths(r.skipped)).str("detail", r.detail);
+            row.raw("checked", json::Array::integers(r.checked)).raw("skipped", json::Array::integers(r.skipped)).str("detail", r.detail);
             std::cout << row.text() << "\n";
         } else {
             std::cout << text_row(to_string(r.verdict), e.id, e.fen, r.detail);

@@ -182,7 +182,7 @@ void setoption(UciState& st, std::istringstream& in) {
             st.threads = t;
         } else if (key == "hash") {
             const long long mb = std::stoll(value);
-            if (mb < 0 || mb > (1LL << 22)) throw std::out_of_range("");
+            if (mb < 0 || mb > MAX_HASH_MB) throw std::out_of_range("");
             st.hash_mb = uint64_t(mb);
         } else if (key == "uci_chess960") {
             if (lower(value) != "true" && lower(value) != "false") throw std::invalid_argument("");
@@ -290,7 +290,7 @@ void display(const UciState& st) {
 void identify() {
     emit("id name gperft\nid author the gperft authors\n\noption name Threads type spin default " +
          std::to_string(machine::default_threads()) + " min 1 max " + std::to_string(MAX_THREADS) + "\n"
-         "option name Hash type spin default 0 min 0 max 4194304\n"
+         "option name Hash type spin default 0 min 0 max " + std::to_string(MAX_HASH_MB) + "\n"
          "option name UCI_Chess960 type check default false\n"
          "option name Backend type combo default auto var auto var cpu var gpu\n"
          "uciok\n");

@@ -122,7 +122,7 @@ int threads_of(const dist::Session& s, const UniqueOptions& o) {
 }
 
 // The engine of this rank's backend (on every rank: one may lack the GPU).
-std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const UniqueOptions& o, bool& gpu,
+std::unique_ptr<frontier::Expander> make_expander(const dist::Session& s, const UniqueOptions& o, bool& gpu,
                                               UniqueJournal* journal, std::optional<Progress>* bar) {
     frontier::Options fo;
     fo.pass_log = journal;
@@ -147,7 +147,7 @@ std::unique_ptr<frontier::Engine> make_engine(const dist::Session& s, const Uniq
             throw std::invalid_argument("--memory " + std::to_string(o.memory_mb) + " MiB is more than the " +
                                         std::to_string(free_mb) + " MiB free" +
                                         (s.local_size() > 1 ? " to each rank of this machine" : ""));
-        return gpu ? frontier::make_gpu_engine(fo) : frontier::make_cpu_engine(fo);
+        return frontier::make_expander(gpu, fo);
     });
 }
 
@@ -193,8 +193,8 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
     if (journal) note.emplace(o.journal);
     {
         std::optional<Progress> bar;  // cleared before anything is printed
-        const std::unique_ptr<frontier::Engine> engine = make_engine(s, o, gpu, journal ? &*journal : nullptr, &bar);
-        r.plies = dist::unique_over_ranks(s, *engine, root, o.depth, keep_final ? &final_part : nullptr);
+        const std::unique_ptr<frontier::Expander> expander = make_expander(s, o, gpu, journal ? &*journal : nullptr, &bar);
+        r.plies = dist::unique_over_ranks(s, *expander, root, o.depth, keep_final ? &final_part : nullptr);
     }
     finish(s, o, final_part, r);
     r.backend = dist::backend_over_ranks(s, gpu);

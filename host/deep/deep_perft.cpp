@@ -16,7 +16,7 @@
 #include "count/cpu_stats.hpp"
 #include "deep/tally.hpp"
 #include "deep/count_math.hpp"
-#include "deep/engine.hpp"
+#include "deep/backend_counter.hpp"
 #include "deep/host_table.hpp"
 #include "output/progress.hpp"
 #include "deep/tt.hpp"
@@ -36,12 +36,12 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Counts every unit not already in the journal, in batches.
-void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& book, PerftEngine& engine,
+void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& book, BackendCounter& backend_counter,
                  HostTable& table) {
     const int remaining = depth - w.split;
     Progress progress(book.total(), book.resumed(), o.progress);
-    UnitCounter counter(engine, table, o.stats);
-    BatchSizer sizer(o.batch_units, engine.backend(), o.threads);
+    UnitCounter counter(backend_counter, table, o.stats);
+    BatchSizer sizer(o.batch_units, backend_counter.backend(), o.threads);
     const std::vector<uint32_t> todo = book.todo();
     for (size_t next = 0; next < todo.size();) {
         const size_t n = std::min(sizer.size(), todo.size() - next);
@@ -95,35 +95,35 @@ double distinct_position_bound(const Position& root) {
     return n;
 }
 
-void fit_run_memory(const Position& root, int depth, int split, const DeepOptions& o, EnginePlan& plan) {
+void fit_run_memory(const Position& root, int depth, int split, const DeepOptions& o, CounterPlan& plan) {
     const int sharers = std::max(o.memory_sharers, 1);
     // A table larger than the run can fill costs first-touch time for
     // nothing: the run stores at most one entry (16 bytes) per position and
     // remaining depth, two or more plies from the leaves. The automatic size
     // is cut to that silently, an explicit --hash with a note.
-    if (plan.engine.backend == Backend::Cpu && plan.engine.hash_mb > 0) {
+    if (plan.counter.backend == Backend::Cpu && plan.counter.hash_mb > 0) {
         const double entries = std::min(estimated_perft(root, std::max(depth - 2, 0)),
                                         distinct_position_bound(root) * std::max(depth - 2, 1));
-        const double entry_bytes = plan.engine.stats ? double(StatsTable::BUCKET_BYTES / StatsTable::SLOTS) : 16.0;
+        const double entry_bytes = plan.counter.stats ? double(StatsTable::BUCKET_BYTES / StatsTable::SLOTS) : 16.0;
         const double fill = entries * entry_bytes / double(1 << 20);
         const long long useful = (long long)std::bit_ceil(size_t(std::max(1.0, std::min(fill, 1e9))));
-        if (o.hash_mb < 0 && useful < plan.engine.hash_mb) plan.engine.hash_mb = useful;
-        if (o.hash_mb > 0 && !o.hash_force && useful < plan.engine.hash_mb) {
+        if (o.hash_mb < 0 && useful < plan.counter.hash_mb) plan.counter.hash_mb = useful;
+        if (o.hash_mb > 0 && !o.hash_force && useful < plan.counter.hash_mb) {
             std::fprintf(stderr,
                          "gperft: note: --hash %lld MiB is more than this run can fill (about %.0f MiB of entries); "
                          "using %lld MiB (--hash-force keeps the full size)\n",
-                         plan.engine.hash_mb, fill, useful);
-            plan.engine.hash_mb = useful;
+                         plan.counter.hash_mb, fill, useful);
+            plan.counter.hash_mb = useful;
         }
-        const long long used = (long long)(PerftTable::buckets_for_mb(size_t(plan.engine.hash_mb)) * PerftTable::BUCKET_BYTES >> 20);
-        if (o.hash_mb > 0 && used != plan.engine.hash_mb)
+        const long long used = (long long)(PerftTable::buckets_for_mb(size_t(plan.counter.hash_mb)) * PerftTable::BUCKET_BYTES >> 20);
+        if (o.hash_mb > 0 && used != plan.counter.hash_mb)
             std::fprintf(stderr, "gperft: note: --hash %lld MiB: the table takes %lld MiB (a power of two)\n",
-                         plan.engine.hash_mb, used);
+                         plan.counter.hash_mb, used);
     }
     // Everything the run holds at once: its tables and the positions at the
     // split depth while they are merged into work units (about 600 bytes each).
     const double unit_mb = split > 0 ? estimated_perft(root, split) * 600.0 / double(1 << 20) : 0;
-    const double cpu_mb = plan.engine.backend == Backend::Cpu ? double(std::max(plan.engine.hash_mb, 0LL)) : 0;
+    const double cpu_mb = plan.counter.backend == Backend::Cpu ? double(std::max(plan.counter.hash_mb, 0LL)) : 0;
     const double total_mb = cpu_mb + double(plan.host_hash_mb) + unit_mb;
     const size_t free_mb = machine::available_mb() / size_t(sharers);
     if (total_mb > 0.9 * double(free_mb)) {
@@ -162,16 +162,16 @@ void check_fits(const char* option, long long mb, int sharers) {
                                 " is more than the free memory (" + std::to_string(free_mb) + " MiB)");
 }
 
-EnginePlan plan_engine(int depth, const DeepOptions& o) {
+CounterPlan plan_counter(int depth, const DeepOptions& o) {
     const Backend backend = resolve_backend(o.backend);
     const int sharers = std::max(o.memory_sharers, 1);
     if (backend == Backend::Cpu) check_fits("--hash", o.hash_mb, sharers);
     check_fits("--host-hash", o.host_hash_mb, sharers);
     if (o.stats && o.host_hash_mb > 0)
         throw std::invalid_argument("--host-hash: the host table holds plain counts, perft --stats does not use it");
-    EnginePlan p;
+    CounterPlan p;
     const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth, sharers, o.stats);
-    p.engine = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed, o.stats};
+    p.counter = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed, o.stats};
     // On the CPU backend the transposition table already catches what the
     // host table would (measured: the host table only adds its cost), so it
     // is on by default only above the GPU.
@@ -229,20 +229,20 @@ void fill_unit_result(DeepResult& d, const Position& root, const WorkUnits& w, c
 DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
     const auto start = Clock::now();
     DeepResult d;
-    EnginePlan plan = plan_engine(depth, o);
-    d.split = plan_split(depth, plan.engine.backend, o);
+    CounterPlan plan = plan_counter(depth, o);
+    d.split = plan_split(depth, plan.counter.backend, o);
     fit_run_memory(root, depth, d.split, o, plan);
     d.zobrist_seed = o.zobrist_seed;
-    PerftEngine engine(plan.engine);
-    d.hash_mb = engine.cpu_table_mb();
+    BackendCounter backend_counter(plan.counter);
+    d.hash_mb = backend_counter.cpu_table_mb();
     if (d.split == 0 && o.stats) {
-        const std::vector<u128> tally = engine.stats_batch({root}, depth);
+        const std::vector<u128> tally = backend_counter.stats_batch({root}, depth);
         d.stats.resize(size_t(depth));
         for (int j = 0; j < depth; ++j) std::copy_n(tally.data() + size_t(j) * STAT_COUNT, STAT_COUNT, d.stats[size_t(j)].c);
         d.perft.nodes = tally_nodes(tally.data(), true, depth);
     } else if (d.split == 0) {
-        d.perft = divide_perft(root, depth, "", [&engine](const std::vector<Position>& children, int remaining) {
-            return engine.perft_batch(children, remaining);
+        d.perft = divide_perft(root, depth, "", [&backend_counter](const std::vector<Position>& children, int remaining) {
+            return backend_counter.perft_batch(children, remaining);
         });  // backend and seconds are set below
     } else {
         d.host_hash_mb = plan.host_hash_mb;
@@ -251,12 +251,12 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
         UnitBook book(root, depth, w, o.zobrist_seed, o.journal, o.stats);
         std::optional<InterruptNote> note;
         if (!o.journal.empty()) note.emplace(o.journal);
-        count_units(depth, w, o, book, engine, table);
+        count_units(depth, w, o, book, backend_counter, table);
         fill_unit_result(d, root, w, book, table.hits());
     }
     if (d.split == 0) d.nodes_counted = d.perft.nodes;
-    d.device_hash_mb = (long long)engine.device_table_mb();  // what the device ended up with
-    d.perft.backend = engine.backend_name();
+    d.device_hash_mb = (long long)backend_counter.device_table_mb();  // what the device ended up with
+    d.perft.backend = backend_counter.backend_name();
     d.perft.seconds = seconds_since(start);
     return d;
 }

@@ -11,13 +11,16 @@
 #include "count/backend.hpp"
 #include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
-#include "deep/engine.hpp"
+#include "deep/backend_counter.hpp"
 #include "count/perft_result.hpp"
 
 namespace gperft {
 
 class UnitBook;
 struct WorkUnits;
+
+// The largest table a run is given (--hash, --host-hash, UCI's Hash), MiB: 4 TiB.
+constexpr long long MAX_HASH_MB = 1LL << 22;
 
 struct DeepOptions {
     Backend backend = Backend::Auto;
@@ -62,20 +65,20 @@ size_t auto_host_hash_mb(int depth, int sharers = 1);
 // What a process needs to count units: its engine (backend resolved,
 // table sizes chosen) and its lossless host table size. Each rank of a
 // distributed run plans its own, for its own GPU and memory.
-struct EnginePlan {
-    EngineOptions engine;
+struct CounterPlan {
+    CounterOptions counter;
     size_t host_hash_mb = 0;
 };
 // Throws BackendUnavailable, or std::invalid_argument for a table larger
 // than the free memory.
-EnginePlan plan_engine(int depth, const DeepOptions& o);
+CounterPlan plan_counter(int depth, const DeepOptions& o);
 
 // Checks the whole run against the free memory (the lower of MemAvailable
 // and the cgroup limit): tables plus the positions merged into work units;
 // throws std::invalid_argument with the numbers when it does not fit. An
 // explicit CPU --hash larger than the run can fill is cut to what it can
 // (unless hash_force), with a note on stderr.
-void fit_run_memory(const chess::Position& root, int depth, int split, const DeepOptions& o, EnginePlan& plan);
+void fit_run_memory(const chess::Position& root, int depth, int split, const DeepOptions& o, CounterPlan& plan);
 // Positions `plies` below root, an upper estimate (exact to 3 plies).
 double estimated_perft(const chess::Position& root, int plies);
 

@@ -21,8 +21,8 @@ struct PositionHasher {
 }  // namespace
 
 std::vector<u128> UnitCounter::count(const std::vector<Position>& units, int remaining) {
-    if (stats_) return engine_.stats_batch(units, remaining);
-    if (!table_.enabled() || remaining < 2) return engine_.perft_batch(units, remaining);
+    if (stats_) return backend_.stats_batch(units, remaining);
+    if (!table_.enabled() || remaining < 2) return backend_.perft_batch(units, remaining);
     const Attacks at = host_attacks();
     std::vector<u128> out(units.size(), 0);
     std::vector<Position> misses;
@@ -42,7 +42,7 @@ std::vector<u128> UnitCounter::count(const std::vector<Position>& units, int rem
             pending.emplace_back(u, it->second);
         }
     }
-    const std::vector<u128> counts = engine_.perft_batch(misses, remaining - 1);
+    const std::vector<u128> counts = backend_.perft_batch(misses, remaining - 1);
     for (size_t i = 0; i < misses.size(); ++i) table_.insert(misses[i], remaining - 1, counts[i]);
     for (const auto& [u, i] : pending) out[u] = checked_add(out[u], counts[i]);
     return out;

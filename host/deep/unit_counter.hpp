@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "deep/engine.hpp"
+#include "deep/backend_counter.hpp"
 #include "deep/host_table.hpp"
 
 namespace gperft {
@@ -15,9 +15,9 @@ namespace gperft {
 class UnitCounter {
    public:
     // `stats`: units are counted as statistics tallies (deep/tally.hpp), by
-    // the engine alone (the host table holds plain counts).
-    UnitCounter(PerftEngine& engine, HostTable& table, bool stats = false)
-        : engine_(engine), table_(table), stats_(stats) {}
+    // the backend counter alone (the host table holds plain counts).
+    UnitCounter(BackendCounter& backend_counter, HostTable& table, bool stats = false)
+        : backend_(backend_counter), table_(table), stats_(stats) {}
 
     // The tally of every unit at `remaining`, one after another: perft
     // (one count a unit) or statistics rows. For perft with the host table
@@ -27,7 +27,7 @@ class UnitCounter {
     std::vector<chess::u128> count(const std::vector<chess::Position>& units, int remaining);
 
    private:
-    PerftEngine& engine_;
+    BackendCounter& backend_;
     HostTable& table_;
     bool stats_;
 };

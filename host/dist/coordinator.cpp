@@ -30,20 +30,20 @@ constexpr double PROGRESS_LINE_SECONDS = 60;
 // Everything rank 0 settles before the first batch goes out.
 struct Job {
     Position root;
-    EnginePlan plan;
+    CounterPlan plan;
     int split = 0;
-    std::unique_ptr<PerftEngine> engine;
+    std::unique_ptr<BackendCounter> counter;
     WorkUnits units;
     std::unique_ptr<UnitBook> book;
 
     Job(const std::function<Position()>& make_root, int depth, const DeepOptions& o) : root(make_root()) {
-        plan = plan_engine(depth, o);
-        split = plan_split(depth, plan.engine.backend, o);
+        plan = plan_counter(depth, o);
+        split = plan_split(depth, plan.counter.backend, o);
         // Below the single-process threshold there would be no units to share.
         if (o.split < 0 && split == 0) split = std::min(depth, 2);
         if (split == 0) return;  // rank 0 counts alone (run_deep_perft)
         fit_run_memory(root, depth, split, o, plan);
-        engine = std::make_unique<PerftEngine>(plan.engine);
+        counter = std::make_unique<BackendCounter>(plan.counter);
         units = build_work_units(root, split);
         book = std::make_unique<UnitBook>(root, depth, units, o.zobrist_seed, o.journal, o.stats);
     }
@@ -225,7 +225,7 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     }
     const int remaining = depth - job->split;
     HostTable table(job->plan.host_hash_mb << 20);
-    UnitCounter counter(*job->engine, table, o.stats);
+    UnitCounter counter(*job->counter, table, o.stats);
     Dispatcher dispatcher(largest_first(job->units, job->book->todo(), remaining), s.size(), o.batch_units);
     // Launchers forward stderr through a pipe: a line a minute for the log
     // then (or every --progress seconds), the bar only where rank 0 has the
@@ -240,7 +240,7 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
         const StopReporter reporter(s.describe(0), resume_hint(o.journal));
         LocalWorker local(counter);
         Coordinator c(s, job->units, *job->book, remaining, dispatcher, local, progress);
-        c.greet(job->engine->backend(), o.threads, job->engine->device_name());
+        c.greet(job->counter->backend(), o.threads, job->counter->device_name());
         c.run();
         backend = c.backend_summary();
         devices = c.devices();
@@ -257,8 +257,8 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     r.devices = devices;
     DeepResult& d = r.deep;
     d.zobrist_seed = o.zobrist_seed;
-    d.hash_mb = job->engine->cpu_table_mb();
-    d.device_hash_mb = (long long)job->engine->device_table_mb();
+    d.hash_mb = job->counter->cpu_table_mb();
+    d.device_hash_mb = (long long)job->counter->device_table_mb();
     d.host_hash_mb = job->plan.host_hash_mb;
     fill_unit_result(d, job->root, job->units, *job->book, table.hits());
     d.perft.backend = backend;

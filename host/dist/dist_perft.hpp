@@ -19,7 +19,7 @@ struct DistResult {
     DeepResult deep;
     int ranks = 1;
     std::vector<size_t> units_per_rank;  // units each rank counted in this run
-    std::vector<std::string> devices;    // what each rank counted on (PerftEngine::device_name)
+    std::vector<std::string> devices;    // what each rank counted on (BackendCounter::device_name)
 };
 
 // A distributed run that stopped without a total: the message names the

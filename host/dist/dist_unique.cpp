@@ -95,13 +95,13 @@ void agree_on_failure(const Session& s, std::exception_ptr failure) {
 
 std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s) { return std::make_unique<RankExchange>(s); }
 
-std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Engine& engine,
+std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Expander& expander,
                                                    const chess::Position& root, int depth,
                                                    frontier::Frontier* final_part) {
-    if (!s.distributed()) return frontier::run_plies(engine, frontier::root_frontier(root), depth, nullptr, final_part);
+    if (!s.distributed()) return frontier::run_plies(expander, frontier::root_frontier(root), depth, nullptr, final_part);
     const auto exchange = make_rank_exchange(s);
     const frontier::Frontier start = s.rank() == 0 ? frontier::root_frontier(root) : frontier::Frontier{};
-    return frontier::run_plies(engine, start, depth, exchange.get(), final_part);
+    return frontier::run_plies(expander, start, depth, exchange.get(), final_part);
 }
 
 std::vector<u128> sum_over_ranks(const Session& s, const std::vector<u128>& mine) {

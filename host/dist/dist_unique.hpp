@@ -56,7 +56,7 @@ std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s);
 // Collective: distinct positions after each ply 0..depth, summed over the
 // ranks (rank 0 starts from the root, the others from nothing). `final_part`
 // receives this rank's part of the last ply.
-std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Engine& engine,
+std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Expander& expander,
                                                    const chess::Position& root, int depth,
                                                    frontier::Frontier* final_part);
 

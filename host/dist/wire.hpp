@@ -39,7 +39,7 @@ inline chess::u128 get_u128(uint64_t lo, uint64_t hi) { return chess::u128(hi) <
 struct Hello {
     Backend backend = Backend::Cpu;
     int threads = 0;
-    std::string device;  // PerftEngine::device_name()
+    std::string device;  // BackendCounter::device_name()
 };
 Words pack(const Hello& h);
 Hello unpack_hello(const Words& w);

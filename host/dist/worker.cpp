@@ -33,17 +33,17 @@ BatchResult count_batch(UnitCounter& counter, const Batch& b) {
 }
 
 int serve(const Session& s, int depth, const DeepOptions& o) {
-    std::unique_ptr<PerftEngine> engine;
+    std::unique_ptr<BackendCounter> backend_counter;
     std::unique_ptr<HostTable> table;
     try {
-        const EnginePlan plan = plan_engine(depth, o);
-        engine = std::make_unique<PerftEngine>(plan.engine);
+        const CounterPlan plan = plan_counter(depth, o);
+        backend_counter = std::make_unique<BackendCounter>(plan.counter);
         table = std::make_unique<HostTable>(plan.host_hash_mb << 20);
     } catch (const std::exception& e) {
         return report_failure(s, {status_for(e), e.what()});
     }
-    send_words(s, 0, TAG_HELLO, pack(Hello{engine->backend(), o.threads, engine->device_name()}));
-    UnitCounter counter(*engine, *table, o.stats);
+    send_words(s, 0, TAG_HELLO, pack(Hello{backend_counter->backend(), o.threads, backend_counter->device_name()}));
+    UnitCounter counter(*backend_counter, *table, o.stats);
     for (;;) {
         const Message m = wait_message(s, 0);
         if (m.tag == TAG_STOP) return 0;

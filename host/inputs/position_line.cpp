@@ -8,8 +8,10 @@
 
 namespace gperft {
 
+std::string fen_named(const std::string& text) { return text == "startpos" ? chess::START_FEN : text; }
+
 chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960) {
-    chess::Position p = chess::parse_fen(fen);
+    chess::Position p = chess::parse_fen(fen_named(fen));
     if (chess960) p.chess960 = 1;
     std::istringstream in(moves);
     for (std::string m; in >> m;) p = chess::apply_move(p, chess::parse_uci_move(p, m));

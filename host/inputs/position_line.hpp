@@ -11,7 +11,11 @@
 
 namespace gperft {
 
-// The position after parsing `fen` and playing the UCI `moves` (space
+// The FEN that `text` names: "startpos" (as UCI writes the start position)
+// is the start position's FEN; any other text is itself.
+std::string fen_named(const std::string& text);
+
+// The position after parsing `fen` (or "startpos") and playing the UCI `moves` (space
 // separated), in Chess960 mode when `chess960` is set or the FEN's castling
 // rights need it; throws with a message naming the bad FEN field or move.
 chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960);

@@ -92,6 +92,17 @@ class Array {
         return *this;
     }
     Array& str(std::string_view v) { return raw(quote(v)); }
+    template <std::integral T>
+    Array& integer(T v) {
+        return raw(std::to_string(v));
+    }
+    // Every integer of `values`.
+    template <std::integral T>
+    static std::string integers(const std::vector<T>& values) {
+        Array a;
+        for (T v : values) a.integer(v);
+        return a.text();
+    }
     std::string text() const { return "[" + body_ + "]"; }
     bool empty() const { return body_.empty(); }
 

@@ -57,11 +57,6 @@ void check_depth(int depth, int most) {
         throw std::invalid_argument("depth: " + std::to_string(depth) + " is not in 0.." + std::to_string(most));
 }
 
-chess::Position root_of(std::string fen, const std::string& moves, bool chess960) {
-    if (fen == "startpos") fen = chess::START_FEN;
-    return position_from(fen, moves, chess960);
-}
-
 std::mutex one_call;  // the engines' stop request is process-wide
 
 // Runs f on a thread of its own without the GIL; the calling thread checks
@@ -112,7 +107,7 @@ auto run(F&& f) -> decltype(f()) {
 nb::object perft(const std::string& fen, int depth, const std::string& moves, bool divide, const std::string& backend,
                  const std::optional<int>& threads, bool chess960) {
     check_depth(depth, 30);
-    const chess::Position root = root_of(fen, moves, chess960);
+    const chess::Position root = position_from(fen, moves, chess960);
     const Backend b = backend_of(backend);
     const int t = threads_of(threads);
     const PerftResult r = run([&] { return run_perft(root, depth, b, t); });
@@ -126,7 +121,7 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
                const std::optional<int>& threads, const std::optional<long long>& hash_mib, bool chess960) {
     check_depth(depth, 30);
     if (hash_mib && *hash_mib < 0) throw std::invalid_argument("hash_mib must be 0 (no table) or more, or None");
-    const chess::Position root = root_of(fen, moves, chess960);
+    const chess::Position root = position_from(fen, moves, chess960);
     const Backend b = resolve_backend(backend_of(backend));
     const int t = threads_of(threads);
     const auto start = std::chrono::steady_clock::now();
@@ -164,15 +159,15 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
 nb::dict unique(int depth, const std::string& fen, const std::string& backend, const std::optional<int>& threads,
                 const std::optional<uint64_t>& memory_mib, bool chess960) {
     check_depth(depth, 20);
-    const chess::Position root = root_of(fen, "", chess960);
+    const chess::Position root = position_from(fen, "", chess960);
     const bool gpu = resolve_backend(backend_of(backend)) == Backend::Gpu;
     frontier::Options o;
     o.threads = threads_of(threads);
     o.budget_bytes = memory_mib.value_or(0) << 20;
     const auto start = std::chrono::steady_clock::now();
     const std::vector<frontier::PlyCounts> counts = run([&] {
-        const auto engine = gpu ? frontier::make_gpu_engine(o) : frontier::make_cpu_engine(o);
-        return frontier::run_plies(*engine, frontier::root_frontier(root), depth, nullptr, nullptr);
+        const auto expander = frontier::make_expander(gpu, o);
+        return frontier::run_plies(*expander, frontier::root_frontier(root), depth, nullptr, nullptr);
     });
     nb::list plies;
     for (const frontier::PlyCounts& p : counts) {
@@ -226,7 +221,7 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
     std::vector<std::string> positions, rests;
     for (const std::string& line : lines) {
         auto [fen, rest] = split_position_line(line);
-        positions.push_back(fen == "startpos" ? chess::START_FEN : fen);
+        positions.push_back(fen_named(fen));
         rests.push_back(rest);
     }
     std::vector<analysis::PositionReport> reports = run([&] { return analysis::analyze_batch(positions, a, t); });
@@ -285,7 +280,7 @@ nb::object verify(int positions, int depth, uint64_t seed, const std::vector<std
     o.chess960_starts = chess960_starts;
     o.threads = threads_of(threads);
     o.roots.push_back(chess::parse_fen(chess::START_FEN));
-    for (const std::string& fen : fens) o.roots.push_back(root_of(fen, "", chess960));
+    for (const std::string& fen : fens) o.roots.push_back(position_from(fen, "", chess960));
     const VerifyReport r = run([&] { return run_verify(o); });
     return from_json(verify_json(o, r));
 }

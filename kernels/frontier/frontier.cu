@@ -45,7 +45,7 @@ void check(cudaError_t e, const char* what) {
 
 }  // namespace
 
-std::unique_ptr<Engine> detail::make_device_engine(const Options& o) {
+std::unique_ptr<Expander> detail::make_device_expander(const Options& o) {
     const gpu::Status s = gpu::status();
     if (!s.available) throw std::runtime_error(s.message);
     gpu::DeviceFree device;

@@ -88,9 +88,9 @@ struct BudgetTooSmall : std::runtime_error {
 
 // Holds one frontier (in device memory for the GPU engine) and applies the
 // per-ply steps to it.
-class Engine {
+class Expander {
    public:
-    virtual ~Engine() = default;
+    virtual ~Expander() = default;
     // Replaces the frontier held (positions canonical, each at most once).
     virtual void load(const Frontier& f) = 0;
     // Moves the frontier held out into `f` (host memory), leaving none.
@@ -109,11 +109,15 @@ class Engine {
 };
 
 // The CPU engine (threads over packed positions and hash tables).
-std::unique_ptr<Engine> make_cpu_engine(const Options& o);
+std::unique_ptr<Expander> make_cpu_expander(const Options& o);
 // The GPU pipeline's algorithm on the host (Thrust's OpenMP or C++ system).
-std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o);
+std::unique_ptr<Expander> make_host_pipeline_expander(const Options& o);
 // The GPU engine; throws std::runtime_error when no device is usable.
-std::unique_ptr<Engine> make_gpu_engine(const Options& o);
+std::unique_ptr<Expander> make_gpu_expander(const Options& o);
+// The GPU's or the CPU's, for a backend already resolved.
+inline std::unique_ptr<Expander> make_expander(bool gpu, const Options& o) {
+    return gpu ? make_gpu_expander(o) : make_cpu_expander(o);
+}
 
 // What a run split over several processes adds to each ply. Every call is
 // collective: each process makes it, at the same point of the run.
@@ -138,7 +142,7 @@ Frontier root_frontier(const chess::Position& root);
 // is this process's part of ply 0 (root_frontier, or nothing on the other
 // processes of a distributed run); `exchange` is null for a single process.
 // `final_ply` receives this process's part of the last ply.
-std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int depth, Exchange* exchange,
+std::vector<PlyCounts> run_plies(Expander& expander, const Frontier& start, int depth, Exchange* exchange,
                                  Frontier* final_ply);
 
 // Distinct positions after each ply 0..depth from root, in one process on

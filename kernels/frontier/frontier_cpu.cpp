@@ -182,9 +182,9 @@ uint64_t default_budget(int sharers) {
 
 std::string mib(uint64_t bytes) { return std::to_string((bytes + MIB - 1) / MIB) + " MiB"; }
 
-class CpuEngine : public Engine {
+class CpuExpander : public Expander {
    public:
-    explicit CpuEngine(const Options& o)
+    explicit CpuExpander(const Options& o)
         : budget_(o.budget_bytes ? o.budget_bytes : default_budget(o.memory_sharers)),
           min_passes_(std::max(1, o.passes)),
           log_(o.pass_log),
@@ -441,6 +441,6 @@ class CpuEngine : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpu_engine(const Options& o) { return std::make_unique<CpuEngine>(o); }
+std::unique_ptr<Expander> make_cpu_expander(const Options& o) { return std::make_unique<CpuExpander>(o); }
 
 }  // namespace gperft::frontier

@@ -46,7 +46,7 @@ struct HostSystem {
 };
 
 // capacity: as the GPU engine's (0: no limit).
-std::unique_ptr<Engine> host_pipeline(const Options& o, uint64_t capacity) {
+std::unique_ptr<Expander> host_pipeline(const Options& o, uint64_t capacity) {
 #ifdef GPERFT_FRONTIER_OMP
     if (o.threads > 0) omp_set_num_threads(o.threads);
 #endif
@@ -58,7 +58,7 @@ std::unique_ptr<Engine> host_pipeline(const Options& o, uint64_t capacity) {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_host_pipeline_engine(const Options& o) { return host_pipeline(o, 0); }
+std::unique_ptr<Expander> make_host_pipeline_expander(const Options& o) { return host_pipeline(o, 0); }
 
 std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position>& positions) {
     return detail::position_facts<HostSystem>(positions, chess::host_attacks());
@@ -73,8 +73,8 @@ uint64_t detail::gpu_frontier_budget(const Options& o, const gpu::DeviceFree& de
 // The host pipeline standing in for the device (GPERFT_HOST_GPU) takes the
 // GPU engine's budget and capacity of a pretend device, and its planted
 // fault.
-std::unique_ptr<Engine> make_gpu_engine(const Options& o) {
-    if (!gpu::host::stand_in::active()) return detail::make_device_engine(o);
+std::unique_ptr<Expander> make_gpu_expander(const Options& o) {
+    if (!gpu::host::stand_in::active()) return detail::make_device_expander(o);
     constexpr uint64_t FREE = gpu::host::stand_in::STAND_IN_BYTES;
     Options host = o;
     host.budget_bytes = detail::gpu_frontier_budget(o, gpu::DeviceFree{FREE, FREE});
@@ -93,7 +93,7 @@ std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>
 
 #ifndef GPERFT_FRONTIER_CUDA
 constexpr const char* NO_CUDA = "this gperft was built without CUDA (nvcc was not found at configure time)";
-std::unique_ptr<Engine> detail::make_device_engine(const Options&) { throw std::runtime_error(NO_CUDA); }
+std::unique_ptr<Expander> detail::make_device_expander(const Options&) { throw std::runtime_error(NO_CUDA); }
 std::vector<PositionFacts> detail::position_facts_device(const std::vector<chess::Position>&) {
     throw std::runtime_error(NO_CUDA);
 }

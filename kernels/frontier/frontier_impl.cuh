@@ -156,7 +156,7 @@ std::vector<PositionFacts> position_facts(const std::vector<Position>& positions
 }
 
 template <class Sys>
-class Pipeline : public Engine {
+class Pipeline : public Expander {
     template <class T>
     using Vec = typename Sys::template vector<T>;
 
@@ -396,10 +396,10 @@ class Pipeline : public Engine {
 // frontier_host.cpp.
 uint64_t gpu_frontier_budget(const Options& o, const gpu::DeviceFree& device);
 
-// The CUDA device behind make_gpu_engine and position_facts_gpu (which
+// The CUDA device behind make_gpu_expander and position_facts_gpu (which
 // frontier_host.cpp defines, choosing between it and the host pipeline
 // standing in for it): frontier.cu, or stubs without CUDA.
-std::unique_ptr<Engine> make_device_engine(const Options& o);
+std::unique_ptr<Expander> make_device_expander(const Options& o);
 std::vector<PositionFacts> position_facts_device(const std::vector<chess::Position>& positions);
 
 }  // namespace gperft::frontier::detail

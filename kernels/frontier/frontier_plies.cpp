@@ -52,39 +52,39 @@ PlyCounts from_fields(int ply, int passes, const std::vector<chess::u128>& f) {
 
 Frontier root_frontier(const chess::Position& root) { return {{chess::canonical(root, chess::host_attacks())}, {1}}; }
 
-std::vector<PlyCounts> run_plies(Engine& engine, const Frontier& start, int depth, Exchange* x, Frontier* final_ply) {
+std::vector<PlyCounts> run_plies(Expander& expander, const Frontier& start, int depth, Exchange* x, Frontier* final_ply) {
     const auto sum = [&](const PlyCounts& c) { return x ? x->sum(c) : c; };
     std::vector<PlyCounts> plies{sum(own_work(x, 0, [&] {
-        engine.load(start);
-        return engine.classify(0, 1);
+        expander.load(start);
+        return expander.classify(0, 1);
     }))};
     Frontier part;  // in a distributed run, between expansion and classification
     for (int ply = 1; ply <= depth; ++ply) {
         if (!x && !final_ply && ply == depth) {  // nothing of the last ply is kept
-            plies.push_back(engine.expand_last(ply));
+            plies.push_back(expander.expand_last(ply));
             break;
         }
         const int passes = own_work(x, ply, [&] {
-            const int p = engine.expand();
-            if (x) engine.take(part);
+            const int p = expander.expand();
+            if (x) expander.take(part);
             return p;
         });
         if (x) x->exchange(part);
         plies.push_back(sum(own_work(x, ply, [&] {
-            if (x) engine.load(part);
+            if (x) expander.load(part);
             part = {};
-            return engine.classify(ply, passes);
+            return expander.classify(ply, passes);
         })));
     }
     if (final_ply) own_work(x, depth, [&] {
-            engine.take(*final_ply);
+            expander.take(*final_ply);
             return 0;
         });
     return plies;
 }
 
 std::vector<PlyCounts> unique_cpu(const chess::Position& root, int depth, const Options& o, Frontier* final_ply) {
-    return run_plies(*make_cpu_engine(o), root_frontier(root), depth, nullptr, final_ply);
+    return run_plies(*make_cpu_expander(o), root_frontier(root), depth, nullptr, final_ply);
 }
 
 }  // namespace gperft::frontier

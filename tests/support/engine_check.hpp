@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,31 @@ inline std::vector<std::string> stats_text(const std::vector<gperft::StatsTotal>
                         chess::to_string(rows[d].c[k]));
     return v;
 }
+
+// Positions from FENs.
+inline std::vector<chess::Position> positions(std::initializer_list<const char*> fens) {
+    std::vector<chess::Position> v;
+    for (const char* f : fens) v.push_back(chess::parse_fen(f));
+    return v;
+}
+
+inline const char* const KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+inline const char* const POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+
+// A batch whose levels hold many transpositions (king and rook moves
+// commute): the positions one ply below position 3 and below a king and rook
+// ending, to be counted TRANSPOSING_DEPTH plies deep.
+inline std::vector<chess::Position> transposing_batch() {
+    std::vector<chess::Position> batch;
+    for (const char* fen : {POSITION_3, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"}) {
+        const chess::Position p = chess::parse_fen(fen);
+        chess::MoveList list;
+        chess::generate_moves(p, chess::host_attacks(), list);
+        for (chess::Move m : list) batch.push_back(chess::apply_move(p, m));
+    }
+    return batch;
+}
+constexpr int TRANSPOSING_DEPTH = 5;
 
 // Counts as decimal text, so that a failure prints them.
 inline std::vector<std::string> text(const std::vector<chess::u128>& counts) {

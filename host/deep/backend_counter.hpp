@@ -1,4 +1,4 @@
-// The counting engine behind deep runs: perft of a batch of positions on the
+// The backend counter behind deep runs: perft of a batch of positions on the
 // chosen backend, with the options the backends take (table size, Zobrist
 // seed) and the state that must outlive one batch (the CPU table).
 #pragma once
@@ -15,7 +15,7 @@
 
 namespace gperft {
 
-struct EngineOptions {
+struct CounterOptions {
     Backend backend = Backend::Auto;
     int threads = 0;        // CPU threads (also the host side of the GPU backend); 0: all
     long long hash_mb = 0;  // transposition table, MiB: the CPU's, or the device's; 0: none, -1: backend's choice
@@ -23,18 +23,18 @@ struct EngineOptions {
     bool stats = false;     // perft --stats: the CPU table holds statistics rows
 };
 
-class PerftEngine {
+class BackendCounter {
    public:
     // Resolves the backend (throws BackendUnavailable) and sets up its table.
-    explicit PerftEngine(const EngineOptions& o);
-    ~PerftEngine();
-    PerftEngine(const PerftEngine&) = delete;
-    PerftEngine& operator=(const PerftEngine&) = delete;
+    explicit BackendCounter(const CounterOptions& o);
+    ~BackendCounter();
+    BackendCounter(const BackendCounter&) = delete;
+    BackendCounter& operator=(const BackendCounter&) = delete;
 
     // perft(depth) of every root; never a partial result.
     std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth);
     // The statistics tally (deep/tally.hpp) of every root at `depth`, one
-    // after another; the engine must have been made with `stats`.
+    // after another; the counter must have been made with `stats`.
     std::vector<chess::u128> stats_batch(const std::vector<chess::Position>& roots, int depth);
 
     Backend backend() const { return backend_; }
@@ -53,7 +53,7 @@ class PerftEngine {
    private:
     gpu::Options device_options() const;
 
-    EngineOptions options_;
+    CounterOptions options_;
     Backend backend_;
     std::unique_ptr<chess::ZobristData> keys_;
     std::unique_ptr<PerftTable> table_;

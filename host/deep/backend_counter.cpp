@@ -1,4 +1,4 @@
-#include "deep/engine.hpp"
+#include "deep/backend_counter.hpp"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -10,7 +10,7 @@
 
 namespace gperft {
 
-PerftEngine::PerftEngine(const EngineOptions& o) : options_(o), backend_(resolve_backend(o.backend)) {
+BackendCounter::BackendCounter(const CounterOptions& o) : options_(o), backend_(resolve_backend(o.backend)) {
     if (backend_ == Backend::Cpu && o.hash_mb > 0) {
         keys_ = chess::build_zobrist_data(o.zobrist_seed);
         if (o.stats)
@@ -20,27 +20,27 @@ PerftEngine::PerftEngine(const EngineOptions& o) : options_(o), backend_(resolve
     }
 }
 
-std::string PerftEngine::device_name() const {
+std::string BackendCounter::device_name() const {
     if (backend_ == Backend::Cpu) return "cpu";
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
     return "gpu " + gpu::status().message + (visible ? std::string(" (CUDA_VISIBLE_DEVICES=") + visible + ")" : "");
 }
 
 // The run is over: its device tables and arena go back to the device.
-PerftEngine::~PerftEngine() {
+BackendCounter::~BackendCounter() {
     if (backend_ == Backend::Gpu) gpu::release_device_memory();
 }
 
 // The device keeps its tables between calls with the same sizes, seed and
 // kind, so later batches find the subtrees (or rows) earlier ones stored.
-gpu::Options PerftEngine::device_options() const {
+gpu::Options BackendCounter::device_options() const {
     gpu::Options o;
     o.table_bytes = options_.hash_mb < 0 ? gpu::AUTO_TABLES : options_.hash_mb << 20;
     o.zobrist_seed = options_.zobrist_seed;
     return o;
 }
 
-std::vector<chess::u128> PerftEngine::perft_batch(const std::vector<chess::Position>& roots, int depth) {
+std::vector<chess::u128> BackendCounter::perft_batch(const std::vector<chess::Position>& roots, int depth) {
     if (table_) return tt_perft_batch(roots, depth, options_.threads, *table_, chess::Zobrist{keys_.get()});
     if (backend_ == Backend::Cpu) return gperft::perft_batch(roots, depth, backend_, options_.threads);
     gpu::Stats stats;
@@ -49,8 +49,8 @@ std::vector<chess::u128> PerftEngine::perft_batch(const std::vector<chess::Posit
     return counts;
 }
 
-std::vector<chess::u128> PerftEngine::stats_batch(const std::vector<chess::Position>& roots, int depth) {
-    if (!options_.stats) throw std::logic_error("stats_batch on an engine made for plain counts");
+std::vector<chess::u128> BackendCounter::stats_batch(const std::vector<chess::Position>& roots, int depth) {
+    if (!options_.stats) throw std::logic_error("stats_batch on a counter made for plain counts");
     if (backend_ == Backend::Cpu)
         return stats_tallies(roots, depth, options_.threads, stats_table_.get(), chess::Zobrist{keys_.get()});
     // Root after root, the rows of plies 1..depth: the tally's layout.
