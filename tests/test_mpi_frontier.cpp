@@ -8,6 +8,7 @@
 // step over the ranks must give the single-process counts.
 #include <gtest/gtest.h>
 
+#include "chess/identity.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/movegen.hpp"
@@ -44,7 +45,7 @@ frontier::Frontier expand(const frontier::Frontier& f) {
 std::pair<uint64_t, uint64_t> fingerprint(const std::vector<Position>& positions, const std::vector<uint64_t>& paths) {
     uint64_t a = 0, b = 0;
     for (size_t i = 0; i < positions.size(); ++i) {
-        const uint64_t h = position_hash(positions[i], 1);
+        const uint64_t h = chess::identity_hash(positions[i], 1);
         a += h;
         b += h * paths[i];
     }

@@ -67,16 +67,14 @@ struct alignas(16) Position {
         return t == NO_PIECE_TYPE ? NO_PIECE : make_piece((color[BLACK] & square_bb(sq)) ? BLACK : WHITE, t);
     }
 
-    // Everything perft and FIDE 9.2 depend on: the move counters left out
-    // (the e.p. square is compared as stored; see canonical()).
-    CHESS_FI bool same_game_state(const Position& o) const {
+    // Field-by-field equality, counters included. Whether two positions are
+    // the same position (FIDE 9.2, counters left out) is chess::same_position
+    // (chess/identity.hpp).
+    CHESS_FI bool operator==(const Position& o) const {
         return color[0] == o.color[0] && color[1] == o.color[1] && pawns == o.pawns && diag == o.diag &&
                orth == o.orth && castle_rooks == o.castle_rooks && king[0] == o.king[0] && king[1] == o.king[1] &&
-               stm == o.stm && ep == o.ep && chess960 == o.chess960;
-    }
-    // Field-by-field equality, counters included.
-    CHESS_FI bool operator==(const Position& o) const {
-        return same_game_state(o) && halfmove == o.halfmove && fullmove == o.fullmove;
+               stm == o.stm && ep == o.ep && chess960 == o.chess960 && halfmove == o.halfmove &&
+               fullmove == o.fullmove;
     }
 };
 static_assert(sizeof(Position) == 64, "Position layout is part of the device ABI");

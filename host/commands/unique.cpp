@@ -13,6 +13,7 @@
 
 #include "analysis/report.hpp"
 #include "base/machine.hpp"
+#include "chess/identity.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
@@ -80,13 +81,13 @@ frontier::Frontier pick(const frontier::Frontier& f, const std::vector<Class>& c
     return out;
 }
 
-// One "EPD ; count" line per position, in position_less order (so the file
+// One "EPD ; count" line per position, in identity order (so the file
 // does not depend on how the frontier was held or split).
 void write_emitted(const frontier::Frontier& f, const std::string& path, chess::CastlingNotation notation) {
     std::vector<size_t> order(f.positions.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
-              [&](size_t a, size_t b) { return frontier::position_less(f.positions[a], f.positions[b]); });
+              [&](size_t a, size_t b) { return chess::identity_less(f.positions[a], f.positions[b]); });
     std::ofstream out(path);
     if (!out) throw std::invalid_argument("--emit: cannot open " + path + " for writing: " + std::strerror(errno));
     for (size_t i : order) {

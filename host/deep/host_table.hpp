@@ -8,12 +8,9 @@
 #include <unordered_map>
 
 #include "chess/count.hpp"
-#include "chess/position.hpp"
+#include "chess/identity.hpp"
 
 namespace gperft {
-
-// A 64-bit hash of every field of a position and a depth.
-size_t position_hash(const chess::Position& p, int depth);
 
 class HostTable {
    public:
@@ -34,7 +31,7 @@ class HostTable {
     struct Key {
         chess::Position pos;
         int depth;
-        bool operator==(const Key& o) const { return depth == o.depth && pos == o.pos; }
+        bool operator==(const Key& o) const { return depth == o.depth && chess::same_position(pos, o.pos); }
     };
     struct Hash {
         size_t operator()(const Key& k) const;

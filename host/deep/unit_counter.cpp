@@ -5,20 +5,13 @@
 #include <unordered_map>
 
 #include "base/machine.hpp"
+#include "chess/identity.hpp"
 #include "chess/movegen.hpp"
 #include "deep/count_math.hpp"
 
 namespace gperft {
 
 using namespace chess;
-
-namespace {
-
-struct PositionHasher {
-    size_t operator()(const Position& p) const { return position_hash(p, 0); }
-};
-
-}  // namespace
 
 std::vector<u128> UnitCounter::count(const std::vector<Position>& units, int remaining) {
     if (stats_) return backend_.stats_batch(units, remaining);
@@ -27,7 +20,7 @@ std::vector<u128> UnitCounter::count(const std::vector<Position>& units, int rem
     std::vector<u128> out(units.size(), 0);
     std::vector<Position> misses;
     std::vector<std::pair<size_t, size_t>> pending;  // (unit, miss index)
-    std::unordered_map<Position, size_t, PositionHasher> miss_index;
+    std::unordered_map<Position, size_t, IdentityHash, SamePosition> miss_index;
     for (size_t u = 0; u < units.size(); ++u) {
         MoveList list;
         generate_moves(units[u], at, list);

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "chess/identity.hpp"
 #include "chess/movegen.hpp"
 #include "chess/zobrist.hpp"
 #include "deep/count_math.hpp"
@@ -29,36 +30,16 @@ struct FrontierKey {
     uint32_t root_move;
 };
 
-// Full-position order: equal keys are exactly equal positions, so merging
-// cannot conflate two positions the way a hash could.
-struct PositionLess {
-    bool operator()(const Position& a, const Position& b) const {
-        for (int i = 0; i < 2; ++i)
-            if (a.color[i] != b.color[i]) return a.color[i] < b.color[i];
-        if (a.pawns != b.pawns) return a.pawns < b.pawns;
-        if (a.diag != b.diag) return a.diag < b.diag;
-        if (a.orth != b.orth) return a.orth < b.orth;
-        if (a.king[0] != b.king[0]) return a.king[0] < b.king[0];
-        if (a.king[1] != b.king[1]) return a.king[1] < b.king[1];
-        if (a.stm != b.stm) return a.stm < b.stm;
-        if (a.castle_rooks != b.castle_rooks) return a.castle_rooks < b.castle_rooks;
-        if (a.chess960 != b.chess960) return a.chess960 < b.chess960;
-        if (a.ep != b.ep) return a.ep < b.ep;
-        if (a.halfmove != b.halfmove) return a.halfmove < b.halfmove;
-        return a.fullmove < b.fullmove;
-    }
-};
-
 struct KeyLess {
     bool operator()(const FrontierKey& a, const FrontierKey& b) const {
-        if (!(a.pos == b.pos)) return PositionLess{}(a.pos, b.pos);
+        if (!same_position(a.pos, b.pos)) return identity_less(a.pos, b.pos);
         return a.root_move < b.root_move;
     }
 };
 
 struct KeyEqual {
     bool operator()(const FrontierKey& a, const FrontierKey& b) const {
-        return a.root_move == b.root_move && a.pos == b.pos;
+        return a.root_move == b.root_move && same_position(a.pos, b.pos);
     }
 };
 
@@ -95,10 +76,6 @@ void merge_keys(std::vector<Key>& keys, std::vector<uint64_t>& paths, Less less,
 
 void merge(Frontier& f) { merge_keys(f.keys, f.paths, KeyLess{}, KeyEqual{}); }
 
-struct PositionEqual {
-    bool operator()(const Position& a, const Position& b) const { return a == b; }
-};
-
 Frontier expand(const Frontier& f, const Attacks& at) {
     Frontier next;
     for (size_t i = 0; i < f.keys.size(); ++i) {
@@ -115,7 +92,7 @@ Frontier expand(const Frontier& f, const Attacks& at) {
 // Turns the merged (position, root move) pairs into units and shares.
 void collect_units(const Frontier& f, WorkUnits& w) {
     for (size_t i = 0; i < f.keys.size(); ++i) {
-        if (i == 0 || !(f.keys[i].pos == f.keys[i - 1].pos)) {
+        if (i == 0 || !same_position(f.keys[i].pos, f.keys[i - 1].pos)) {
             w.positions.push_back(f.keys[i].pos);
             w.multiplicity.push_back(0);
         }
@@ -163,7 +140,7 @@ UnitTotals merge_unit_counts(const WorkUnits& units, const std::vector<u128>& un
 
 void merge_positions(std::vector<Position>& positions, std::vector<uint64_t>& paths) {
     if (positions.size() != paths.size()) throw std::logic_error("one path count per position expected");
-    merge_keys(positions, paths, PositionLess{}, PositionEqual{});
+    merge_keys(positions, paths, IdentityLess{}, SamePosition{});
 }
 
 uint64_t unit_fingerprint(const Position& canon) { return host_zobrist().key(canon).hi; }

@@ -1,5 +1,6 @@
 #include "dist/frontier_exchange.hpp"
 
+#include "chess/identity.hpp"
 #include "deep/count_math.hpp"
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
@@ -9,8 +10,8 @@ namespace gperft::dist {
 using namespace chess;
 
 int frontier_owner(const Position& canon, int ranks) {
-    // position_hash mixes every field; the depth slot is a fixed salt.
-    return int(uint64_t(position_hash(canon, 0x5a)) % uint64_t(ranks));
+    // A salt of its own: the owner is independent of the tables' slots.
+    return int(identity_hash(canon, 0x5a) % uint64_t(ranks));
 }
 
 void exchange_frontier(const Session& s, frontier::Frontier& part) {

@@ -161,7 +161,4 @@ struct PositionFacts {
 std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position>& positions);
 std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions);
 
-// The order the frontier is sorted in (within each pass's partition).
-bool position_less(const chess::Position& a, const chess::Position& b);
-
 }  // namespace gperft::frontier

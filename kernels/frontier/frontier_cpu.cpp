@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "chess/attacks.hpp"
+#include "chess/identity.hpp"
 #include "chess/movegen.hpp"
 #include "chess/packed_position.hpp"
 #include "chess/terminal.hpp"
@@ -62,20 +63,11 @@ constexpr double PLAN_MARGIN = 1.1;              // on the estimate of a ply's d
 constexpr int MAX_PASSES = 1 << 12;
 constexpr uint64_t MIB = uint64_t(1) << 20;
 
-CHESS_FI uint64_t fmix(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
 // A child's pass: bits 32..63 of its Zobrist key's high word, known
 // before the child is made. Within a pass, bits 20..31 of the hash of the
 // packed child choose the partition (of at most MAX_PARTITIONS), and the
 // whole hash (remixed) the slot: a growing table recomputes it.
-CHESS_FI uint64_t hash_of(const PackedPosition& k) { return fmix(k.occupied ^ fmix(k.men[0] ^ fmix(k.men[1]))); }
+CHESS_FI uint64_t hash_of(const PackedPosition& k) { return chess::identity_hash(k); }
 CHESS_FI uint32_t pass_of(const Key128& z, uint32_t passes) { return uint32_t(((z.hi >> 32) * passes) >> 32); }
 CHESS_FI uint32_t partition_of(uint64_t h, uint32_t partitions) { return uint32_t(h >> 20) & (partitions - 1); }
 CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {

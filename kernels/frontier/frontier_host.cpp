@@ -64,8 +64,6 @@ std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position
     return detail::position_facts<HostSystem>(positions, chess::host_attacks());
 }
 
-bool position_less(const chess::Position& a, const chess::Position& b) { return detail::PositionLess{}(a, b); }
-
 uint64_t detail::gpu_frontier_budget(const Options& o, const gpu::DeviceFree& device) {
     return gpu::frontier_budget(device, gpu::device_memory_cap(), o.budget_bytes);
 }

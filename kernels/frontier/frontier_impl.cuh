@@ -28,6 +28,7 @@
 #include <cstring>
 #include <vector>
 
+#include "chess/identity.hpp"
 #include "chess/terminal.hpp"
 #include "frontier/frontier.hpp"
 #include "gpu/device_memory.hpp"
@@ -42,42 +43,6 @@ constexpr uint64_t RECORD_BYTES = sizeof(Position) + sizeof(uint64_t);
 constexpr uint64_t MIN_CAPACITY = 4096;
 constexpr int MAX_PARTITION_BITS = 16;
 
-// The position as eight 64-bit words (64 bytes; the reserved bytes are zero).
-constexpr int POSITION_WORDS = sizeof(Position) / 8;
-CHESS_FI uint64_t word(const Position& p, int i) {
-    uint64_t w;
-    memcpy(&w, reinterpret_cast<const char*>(&p) + 8 * i, 8);
-    return w;
-}
-
-struct PositionLess {
-    CHESS_HD bool operator()(const Position& a, const Position& b) const {
-        for (int i = 0; i < POSITION_WORDS; ++i)
-            if (word(a, i) != word(b, i)) return word(a, i) < word(b, i);
-        return false;
-    }
-};
-
-struct PositionEqual {
-    CHESS_HD bool operator()(const Position& a, const Position& b) const {
-        for (int i = 0; i < POSITION_WORDS; ++i)
-            if (word(a, i) != word(b, i)) return false;
-        return true;
-    }
-};
-
-// Spreads positions over partitions (splitmix64 finalizer over the words).
-CHESS_FI uint64_t position_hash(const Position& p) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < POSITION_WORDS; ++i) {
-        h ^= word(p, i);
-        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
-        h ^= h >> 31;
-    }
-    return h;
-}
-
 struct CountMovesFn {
     Attacks at;
     CHESS_HD uint64_t operator()(const Position& p) const { return chess::count_moves(p, at); }
@@ -88,7 +53,7 @@ struct InPartition {
     uint64_t part;
     template <class Tuple>
     CHESS_HD bool operator()(const Tuple& t) const {
-        return bits == 0 || (position_hash(thrust::get<0>(t)) >> (64 - bits)) == part;
+        return bits == 0 || (chess::identity_hash(thrust::get<0>(t)) >> (64 - bits)) == part;
     }
 };
 
@@ -352,13 +317,13 @@ class Pipeline : public Expander {
     uint64_t merge(Vec<Position>& pos, Vec<uint64_t>& cnt, uint64_t size) const {
         if (size == 0) return 0;
         Sys::dispatch(size, [&](auto pol) {
-            return thrust::sort_by_key(pol, pos.begin(), pos.begin() + size, cnt.begin(), PositionLess{});
+            return thrust::sort_by_key(pol, pos.begin(), pos.begin() + size, cnt.begin(), chess::IdentityLess{});
         });
         Vec<Position> out(size);
         Vec<uint64_t> out_counts(size);
         const auto ends = Sys::dispatch(size, [&](auto pol) {
             return thrust::reduce_by_key(pol, pos.begin(), pos.begin() + size, cnt.begin(), out.begin(),
-                                         out_counts.begin(), PositionEqual{});
+                                         out_counts.begin(), chess::SamePosition{});
         });
         const uint64_t distinct = ends.first - out.begin();
         Sys::dispatch(distinct,

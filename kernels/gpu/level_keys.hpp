@@ -5,6 +5,7 @@
 // kernels and the host pipeline run the same code.
 #pragma once
 
+#include "chess/identity.hpp"
 #include "gpu/level_work.hpp"
 #include "gpu/perft_tables.hpp"
 
@@ -42,9 +43,6 @@ struct SortBuffers {
     uint32_t* ids_alt;
 };
 
-// Everything perft depends on: the move counters are left out.
-CHESS_FI bool same_for_perft(const Position& a, const Position& b) { return a.same_game_state(b); }
-
 struct DedupSortKeys {
     const Key128* keys;
     uint64_t* sort_keys;
@@ -64,7 +62,7 @@ struct MarkRunHeads {
     uint32_t* head;
     CHESS_HD void operator()(uint64_t j) const {
         const bool starts =
-            j == 0 || sorted_keys[j] != sorted_keys[j - 1] || !same_for_perft(pos[ids[j]], pos[ids[j - 1]]);
+            j == 0 || sorted_keys[j] != sorted_keys[j - 1] || !chess::same_position(pos[ids[j]], pos[ids[j - 1]]);
         head[j] = starts ? uint32_t(j) : 0;
     }
 };
