@@ -10,21 +10,13 @@
 #include "deep/deep_perft.hpp"
 #include "deep/work_units.hpp"
 #include "inputs/suite.hpp"
+#include "support/test_data.hpp"
 
 using namespace chess;
 
 TEST(DeepSlow, DistinctPositionsAtPly5MatchOeisA083276) {
-    std::ifstream f(std::string(GPERFT_TEST_DATA) + "/perft/unique_positions.txt");
-    bool checked = false;
-    for (std::string line; std::getline(f, line);) {
-        std::istringstream in(line);
-        int ply = -1;
-        std::string count;
-        if (line[0] == '#' || !(in >> ply >> count) || ply != 5) continue;
-        EXPECT_EQ(std::to_string(gperft::build_work_units(parse_fen(START_FEN), 5).positions.size()), count);
-        checked = true;
-    }
-    EXPECT_TRUE(checked);
+    EXPECT_EQ(std::to_string(gperft::build_work_units(parse_fen(START_FEN), 5).positions.size()),
+              distinct_positions_per_ply().at(5));
 }
 
 TEST(DeepSlow, TablesUnderTwoSeedsGiveThePublishedCounts) {

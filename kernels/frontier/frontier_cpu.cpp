@@ -240,9 +240,8 @@ class CpuExpander : public Expander {
             for (uint64_t i = a; i < b; ++i) n += chess::count_moves(chess::unpack(frontier_[i].key, chess960_), at_);
             children += n;
         });
-        // The last ply's ratio of distinct positions to children, as the
-        // estimate for this one (it falls from ply to ply), with a margin.
-        const double expected = double(children) * ratio_;
+        // The distinct children this ply is expected to have (planned with a margin).
+        const double expected = double(children) * ratio_.estimate();
         const uint64_t fixed = parents * ENTRY_BYTES + (keep ? uint64_t(expected * PLAN_MARGIN) * ENTRY_BYTES : 0);
         const double tables = expected * PLAN_MARGIN * double(ENTRY_BYTES) / PLAN_LOAD;
         const uint64_t budget = budget_;
@@ -266,7 +265,7 @@ class CpuExpander : public Expander {
                 fits = run_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, keep ? &next : nullptr,
                                 &counts);
             if (!fits) continue;  // a pass outgrew its room: split finer
-            ratio_ = children ? double(counts.distinct) / double(children) : 1.0;
+            ratio_.record(counts.distinct, children);
             if (keep) frontier_.swap(next);
             else frontier_ = {}, add(*last, counts);
             return passes;
@@ -397,8 +396,7 @@ class CpuExpander : public Expander {
         uint32_t partitions = 16;
         while (partitions < MAX_PARTITIONS && expected / partitions > double(PARTITION_ENTRIES)) partitions *= 2;
         // Slots for the expected children at the planned load: a table grows
-        // only when the estimate was low (and the estimate is usually high:
-        // the ratio of distinct positions to children falls ply by ply).
+        // only when the estimate (DistinctRatio, a few percent high) was low.
         PassTables t(partitions, uint64_t(expected / PLAN_LOAD / partitions) + 1, room + room / 8);
         const uint64_t n = frontier_.size(), chunk = 256;
         const std::thread::id runner = std::this_thread::get_id();  // progress_ is called from it only
@@ -428,7 +426,7 @@ class CpuExpander : public Expander {
     chess::Zobrist zobrist_;  // its keys choose each child's pass
     bool chess960_ = false;
     std::vector<Entry> frontier_;
-    double ratio_ = 1.0;
+    DistinctRatio ratio_;
 };
 
 }  // namespace

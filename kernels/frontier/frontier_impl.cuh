@@ -207,10 +207,10 @@ class Pipeline : public Expander {
         thrust::copy(offsets.begin(), offsets.end(), host_offsets.begin());
         const uint64_t children = host_offsets[n];
 
-        // Passes for the expected distinct children (the last ply's ratio of
-        // distinct positions to children, with a margin); a pass that
-        // overflows anyway restarts the ply with twice as many.
-        const double expected = double(children) * distinct_ratio_ * 1.25;
+        // Passes for the expected distinct children (DistinctRatio, with a
+        // margin); a pass that overflows anyway restarts the ply with twice
+        // as many.
+        const double expected = double(children) * ratio_.estimate() * 1.25;
         check_fit(n, last ? 0.0 : expected);
         int bits = 0;
         while (bits < MAX_PARTITION_BITS && expected / double(uint64_t(1) << bits) > double(pass_cap_)) ++bits;
@@ -238,7 +238,7 @@ class Pipeline : public Expander {
                 Vec<uint64_t>().swap(counts);
                 return;
             }
-            distinct_ratio_ = children ? double(next.size()) / double(children) : 1.0;
+            ratio_.record(next.size(), children);
             level.swap(next);
             counts.swap(next_counts);
             return;
@@ -351,7 +351,7 @@ class Pipeline : public Expander {
     Vec<uint64_t> counts_;
     uint64_t budget_, capacity_;
     uint64_t chunk_cap_, pass_cap_;
-    double distinct_ratio_ = 1.0;
+    DistinctRatio ratio_;
 };
 
 // The GPU engine's budget for its working buffers: gpu::frontier_budget

@@ -11,9 +11,9 @@
 #include "chess/io/count_text.hpp"
 #include "inputs/suite.hpp"
 
-// ply -> distinct positions, as decimal text.
+// ply -> distinct positions (OEIS A083276), as decimal text.
 inline std::map<int, std::string> distinct_positions_per_ply() {
-    std::ifstream f(std::string(GPERFT_TEST_DATA) + "/perft/unique_positions.txt");
+    std::ifstream f(std::string(GPERFT_TEST_DATA) + "/unique/a083276.txt");
     std::map<int, std::string> rows;
     for (std::string line; std::getline(f, line);) {
         if (line.empty() || line[0] == '#') continue;
