@@ -20,13 +20,14 @@ peer's (above 1: gperft is faster). Writes results/cpu_peers.json.
 import argparse
 import json
 import os
-import platform
 import re
 import shlex
 import statistics
 import subprocess
 import sys
 import time
+
+from machine_info import machine
 
 POSITIONS = [
     ("start d6", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119060324),
@@ -48,16 +49,6 @@ def git_commit(path):
                               check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-
-
-def machine():
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "system": platform.platform()}
 
 
 class Engine:

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from machine_info import cpu_model
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests/data/dead/chasolver-lichess.txt")
 MODES = {"full": [], "quick": ["--quick"], "fast": ["--fast"], "no-search": ["--no-search"]}
@@ -86,7 +88,7 @@ def main():
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     doc = {"benchmark": "analyze modes on Lichess positions", "positions": len(fens), "threads": 1,
            "rounds": a.rounds, "commit": commit, "machine": platform.processor() or platform.machine(),
-           "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), ""),
+           "cpu": cpu_model(),
            "note": "peak_rss_kb is the largest child so far (getrusage), so it only grows across modes",
            "modes": results}
     with open(a.out, "w") as f:

@@ -43,6 +43,8 @@ import time
 
 import chess
 
+from machine_info import cpu_model
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHA_BUDGET = 500000  # CHA 2.6.1's default search limit
 
@@ -398,11 +400,10 @@ def run_chasolver_lichess(args, chasolver, gperft):
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "host", "common",
                             "CMakeLists.txt"], capture_output=True, text=True).stdout.strip()
-    cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     return {"benchmark": "analyze beside chasolver on the 65,536 Lichess positions of "
                          "tests/data/dead/chasolver-lichess.txt, both sides (131,072), one thread",
             "gperft_commit": commit, "gperft_tree_has_uncommitted_source_changes": bool(dirty),
-            "date": time.strftime("%Y-%m-%d %H:%M %Z"), "machine": "%s, %d threads" % (cpu_model, os.cpu_count()),
+            "date": time.strftime("%Y-%m-%d %H:%M %Z"), "machine": "%s, %d threads" % (cpu_model(), os.cpu_count()),
             "load_average_at_start": load_at_start, "rounds": args.lichess_rounds, "max_load": args.max_load,
             "peer": dict({"name": version or "chasolver", "binary": "examples/analyzer"},
                          **dict(kv.partition("=")[::2] for kv in args.peer_info)),
@@ -480,7 +481,7 @@ def run_cha_sets(args, cha):
                                      best["gperft_at_cha_budget"]["cpu_seconds"], 1e-3), 2))
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    cpu = cpu_model()
     return {"benchmark": "analyze beside CHA on three position sets, both sides, one thread",
             "commit": commit, "date": time.strftime("%Y-%m-%d"), "machine": "%s, %d threads" % (cpu, os.cpu_count()),
             "load_average_at_start": open("/proc/loadavg").read().strip(), "rounds": args.rounds,

@@ -25,12 +25,12 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import re
 import subprocess
 import sys
 import time
 
+from machine_info import machine
 from uci_process import UciProcess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -126,7 +126,7 @@ def main():
               "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                                        text=True).stdout.strip(),
-              "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()},
+              "machine": machine(),
               "seconds_per_position": a.seconds, "engines": {}, "rows": []}
     agreed = {name: {} for name in POSITIONS}  # depth -> count, for positions without a table
     for spec in engines:

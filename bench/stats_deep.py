@@ -24,7 +24,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import signal
 import subprocess
 import sys
@@ -32,6 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gct_row_check import SKIP  # noqa: E402  (the columns that are not counts)
+from machine_info import machine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GCT = {
@@ -39,18 +39,6 @@ GCT = {
     "kiwipete": "tests/data/perft/grandchesstree_p1_results.json",
     "position6": "tests/data/perft/grandchesstree_p2_results.json",
 }
-
-
-def machine():
-    model = platform.processor()
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    with open("/proc/meminfo") as f:
-        mem_kb = int(next(line.split()[1] for line in f if line.startswith("MemTotal")))
-    return {"cpu": model, "cores": os.cpu_count(), "memory_gib": round(mem_kb / 2**20, 1), "os": platform.platform()}
 
 
 def commit():
