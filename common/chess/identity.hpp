@@ -53,24 +53,17 @@ CHESS_FI bool identity_less(const Position& a, const Position& b) {
     return a.ep < b.ep;
 }
 
-// splitmix64's finalizer, the mixer of every identity hash.
-CHESS_FI uint64_t mix64(uint64_t h) {
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 31);
-}
-
 // A hash of the identity; `salt` gives another hash of the same identity
 // (a table keyed by position and depth salts with the depth).
 CHESS_FI uint64_t identity_hash(const Position& p, uint64_t salt = 0) {
-    uint64_t h = mix64(0x9E3779B97F4A7C15ULL + salt);
+    uint64_t h = mix64(GOLDEN_GAMMA + salt);
     for (int i = 0; i < IDENTITY_WORDS; ++i) h = mix64(h ^ identity_word(p, i));
     return h;
 }
 
 // The hash of a packed position (24 bytes, chess/packed_position.hpp).
 CHESS_FI uint64_t identity_hash(const PackedPosition& k) {
-    return mix64(k.occupied ^ mix64(k.men[0] ^ mix64(k.men[1] + 0x9E3779B97F4A7C15ULL)));
+    return mix64(k.occupied ^ mix64(k.men[0] ^ mix64(k.men[1] + GOLDEN_GAMMA)));
 }
 
 // The three as function objects, for containers and sorts.

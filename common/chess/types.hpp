@@ -90,4 +90,14 @@ struct Move {
     CHESS_FI constexpr bool operator!=(const Move& o) const { return bits != o.bits; }
 };
 
+// splitmix64's output function: mixes a 64-bit word so that every input bit
+// reaches every output bit. The one mixer of the project: Zobrist key draws
+// (mix64(state += GOLDEN_GAMMA)), identity hashes, random streams.
+constexpr uint64_t GOLDEN_GAMMA = 0x9E3779B97F4A7C15ULL;
+CHESS_FI constexpr uint64_t mix64(uint64_t h) {
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 31);
+}
+
 }  // namespace chess

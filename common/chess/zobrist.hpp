@@ -126,12 +126,7 @@ struct Zobrist {
 inline std::unique_ptr<ZobristData> build_zobrist_data(uint64_t seed) {
     auto z = std::make_unique<ZobristData>();
     uint64_t s = seed;
-    auto next = [&s] {
-        uint64_t x = (s += 0x9E3779B97F4A7C15ULL);
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-        return x ^ (x >> 31);
-    };
+    auto next = [&s] { return mix64(s += GOLDEN_GAMMA); };
     auto draw = [&] { return Key128{next(), next()}; };
     for (auto& row : z->piece)
         for (auto& k : row) k = draw();

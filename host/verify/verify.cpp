@@ -27,12 +27,7 @@ namespace ref = reference;
 // which thread draws which sample.
 struct Rng {
     uint64_t state;
-    uint64_t next() {
-        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
+    uint64_t next() { return mix64(state += GOLDEN_GAMMA); }
     int below(int n) { return int(next() % uint64_t(n)); }
 };
 

@@ -67,7 +67,6 @@ constexpr uint64_t MIB = uint64_t(1) << 20;
 // before the child is made. Within a pass, bits 20..31 of the hash of the
 // packed child choose the partition (of at most MAX_PARTITIONS), and the
 // whole hash (remixed) the slot: a growing table recomputes it.
-CHESS_FI uint64_t hash_of(const PackedPosition& k) { return chess::identity_hash(k); }
 CHESS_FI uint32_t pass_of(const Key128& z, uint32_t passes) { return uint32_t(((z.hi >> 32) * passes) >> 32); }
 CHESS_FI uint32_t partition_of(uint64_t h, uint32_t partitions) { return uint32_t(h >> 20) & (partitions - 1); }
 CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
@@ -136,7 +135,7 @@ class Table {
         slots_ = Slots(cap_);
         size_ = 0;
         for (uint64_t i = 0; i < old_cap; ++i)
-            if (old[i].key.occupied) place(old[i], slot_of(hash_of(old[i].key), cap_));
+            if (old[i].key.occupied) place(old[i], slot_of(chess::identity_hash(old[i].key), cap_));
         return (cap_ - old_cap) * ENTRY_BYTES;
     }
 
@@ -357,7 +356,7 @@ class CpuExpander : public Expander {
                 const chess::Move move = out.list.moves[m];
                 if (passes > 1 && pass_of(zobrist_.child_key(parent, key, move, at_), passes) != pass) continue;
                 const PackedPosition k = chess::pack(chess::canonical(chess::apply_move(parent, move), at_));
-                out.add(t, {k, count}, hash_of(k));
+                out.add(t, {k, count}, chess::identity_hash(k));
             }
         }
         return generated;
