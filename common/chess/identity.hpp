@@ -32,10 +32,12 @@ CHESS_FI uint64_t identity_word(const Position& p, int i) {
     return i == IDENTITY_WORDS - 1 ? w & 0x0000FFFFFFFFFFFFULL : w;
 }
 
+// Field by field (the same as word by word, in fewer registers on the
+// device: the GPU's run heads take 16 instead of 27).
 CHESS_FI bool same_position(const Position& a, const Position& b) {
-    for (int i = 0; i < IDENTITY_WORDS; ++i)
-        if (identity_word(a, i) != identity_word(b, i)) return false;
-    return true;
+    return a.color[0] == b.color[0] && a.color[1] == b.color[1] && a.pawns == b.pawns && a.diag == b.diag &&
+           a.orth == b.orth && a.castle_rooks == b.castle_rooks && a.king[0] == b.king[0] &&
+           a.king[1] == b.king[1] && a.stm == b.stm && a.ep == b.ep && a.chess960 == b.chess960;
 }
 
 // A total order on identities, field by field: colours, pawns, sliders,
