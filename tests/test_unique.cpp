@@ -2,6 +2,7 @@
 // independent enumeration, --reach and --emit.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,6 +123,56 @@ TEST(Unique, EveryPassCountGivesTheSameAnswer) {
     const auto counted = run(ENGINES[1], root, 3, tiny, nullptr);
     EXPECT_EQ(counted.back().passes, plies.back().passes);
     expect_same_plies(expected, counted, "host pipeline, tiny budget, not kept");
+}
+
+// A frontier larger than half the budget goes to a file of the work
+// directory and is read back a chunk at a time by every pass (a 2 MiB
+// budget: chunks of 4,096 parents, ply 4's 72,078 positions on disk).
+// The plies, the last one kept or only counted, and the final frontier
+// equal those of a run in memory; the file is gone when the run ends.
+TEST(Unique, WorkDirFrontierGivesTheSameAnswer) {
+    const chess::Position root = chess::parse_fen(chess::START_FEN);
+    frontier::Frontier reference;
+    const auto expected = run(ENGINES[0], root, 5, {}, &reference);
+    const std::string dir = "/tmp/gperft_work_dir_" + std::to_string(getpid());
+    ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+    frontier::Options o;
+    o.budget_bytes = uint64_t(2) << 20;
+    o.work_dir = dir;
+    frontier::Frontier f;
+    const auto plies = run(ENGINES[0], root, 5, o, &f);
+    expect_same_plies(expected, plies, "work dir, kept");
+    EXPECT_GT(plies[5].passes, 1);
+    EXPECT_TRUE(by_key(f) == by_key(reference));
+    expect_same_plies(expected, run(ENGINES[0], root, 5, o, nullptr), "work dir, counted");
+    EXPECT_EQ(rmdir(dir.c_str()), 0) << "a frontier file was left behind";
+    // Without a work directory, the same budget cannot hold ply 4.
+    frontier::Options memory_only;
+    memory_only.budget_bytes = o.budget_bytes;
+    try {
+        run(ENGINES[0], root, 5, memory_only, nullptr);
+        FAIL() << "ply 4 was kept in a 2 MiB budget";
+    } catch (const frontier::BudgetTooSmall& e) {
+        EXPECT_NE(std::string(e.what()).find("(--work-dir keeps a large frontier on disk)"), std::string::npos)
+            << e.what();
+    }
+}
+
+// Space the work directory's disk cannot give is refused with the sizes,
+// before anything is written; so is a directory that is none.
+TEST(Unique, WorkDirWithoutTheSpaceIsRefused) {
+    try {
+        frontier::check_free_space("/tmp", uint64_t(1) << 60, "ply 9's frontier");
+        FAIL() << "an exbibyte was found free in /tmp";
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("--work-dir /tmp has "), std::string::npos) << what;
+        EXPECT_NE(what.find(" MiB free; ply 9's frontier needs about 1099511627776 MiB"), std::string::npos) << what;
+    }
+    EXPECT_NO_THROW(frontier::check_free_space("/tmp", 1, "a byte"));
+    const auto missing = run_gperft("unique --depth 3 --work-dir /nonexistent/dir");
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("Directory does not exist: /nonexistent/dir"), std::string::npos) << missing.err;
 }
 
 // The GPU engine (here the host pipeline standing in for the device, with its
@@ -348,6 +399,20 @@ std::string plies_of(const std::string& json) {
     return out;
 }
 
+// The last ply is counted by key (16-byte entries with the classes found
+// as each child is made); kept (--reach), it is counted from the positions
+// themselves. Both agree on every class, with the journal's passes too.
+TEST(UniqueCli, LastPlyCountedByKeyEqualsItsPositions) {
+    const std::string kiwipete = "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'";
+    for (const std::string& fen : {std::string("startpos"), kiwipete}) {
+        const auto counted = run_gperft("unique --depth 4 --backend cpu --json --fen " + fen);
+        const auto kept = run_gperft("unique --depth 4 --backend cpu --json --reach startpos --fen " + fen);
+        ASSERT_EQ(counted.status, 0) << counted.err;
+        ASSERT_EQ(kept.status, 0) << kept.err;
+        EXPECT_EQ(plies_of(counted.out), plies_of(kept.out)) << fen;
+    }
+}
+
 }  // namespace
 
 // The last ply's passes are journaled: a run killed with SIGKILL and run
@@ -461,7 +526,9 @@ TEST(DistinctRatio, EstimatesPly5FromPlies1To4) {
         next.erase(std::unique(next.begin(), next.end(), chess::SamePosition{}), next.end());
         estimate = ratio.estimate();
         actual = double(next.size()) / double(children);
-        if (ply > 1 && ply < 5) EXPECT_EQ(estimate, seen.back()) << ply;  // fewer than four known: the last
+        if (ply > 1 && ply < 5) {
+            EXPECT_EQ(estimate, seen.back()) << ply;  // fewer than four known: the last
+        }
         ratio.record(next.size(), children);
         seen.push_back(actual);
         level.swap(next);

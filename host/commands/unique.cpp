@@ -42,6 +42,7 @@ struct UniqueOptions {
     uint64_t memory_mb = 0;
     int passes = 1;
     std::string journal;
+    std::string work_dir;
     std::vector<std::string> reach;
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
@@ -138,6 +139,7 @@ std::unique_ptr<frontier::Expander> make_expander(const dist::Session& s, const 
     fo.threads = threads_of(s, o);
     fo.memory_sharers = s.local_size();
     fo.passes = o.passes;
+    fo.work_dir = o.work_dir;
     return dist::on_every_rank(s, [&] {
         gpu = resolve_backend(o.backend) == Backend::Gpu;
         if (gpu && journal) throw std::invalid_argument("--journal: only the CPU backend keeps a journal of unique");
@@ -306,6 +308,10 @@ Command setup_unique(CLI::App& app) {
                     "CPU: keep the last ply's finished passes in this file; the same command run again resumes a "
                     "killed run there (the plies before the last are computed again)")
         ->check(file_name_validator());
+    sub->add_option("--work-dir", o->work_dir,
+                    "CPU: a directory for a frontier larger than half of --memory, kept in a file (deleted when "
+                    "the run ends) and read back by each pass; its free space is checked before the ply")
+        ->check(CLI::ExistingDirectory);
     sub->add_option("--reach", o->reach, "Print how many move paths of length depth end in this position (repeatable)")
         ->transform(fen_validator());
     sub->add_option("--emit", o->emit,

@@ -72,6 +72,10 @@ struct Options {
     uint64_t budget_bytes = 0;
     int passes = 1;  // the CPU engine: at least this many passes per ply
     PassLog* pass_log = nullptr;  // the CPU engine: the last ply's journal (expand_last)
+    // The CPU engine: a directory for a frontier too large for the budget
+    // (more than half of it), kept in a file and read back by each pass.
+    // Empty: every frontier in memory.
+    std::string work_dir;
     // The CPU engine calls it now and then, from the thread that runs the
     // ply: parent expansions done of the ply's total (parents × passes),
     // and the children generated in the ply so far.
@@ -135,6 +139,10 @@ class Expander {
         return classify(ply, passes);
     }
 };
+
+// Throws std::runtime_error, naming the sizes, when `dir` (a work
+// directory) has less than `need` bytes free for `what`.
+void check_free_space(const std::string& dir, uint64_t need, const std::string& what);
 
 // The CPU engine (threads over packed positions and hash tables).
 std::unique_ptr<Expander> make_cpu_expander(const Options& o);
