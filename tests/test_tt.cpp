@@ -103,7 +103,8 @@ TEST(TranspositionTable, IncrementalKeysEqualKeysFromScratch) {
 }
 
 TEST(TranspositionTable, KeysFromTheMoveEqualKeysOfTheCanonicalChild) {
-    // Every move of every suite position (the Chess960 files included) and
+    // The whole key and the key of men and side (which chooses a unique
+    // pass). Every move of every suite position (the Chess960 files included) and
     // of the canonical positions one and two plies below it, as the frontier
     // walks them; the rare kinds are counted so that each is known covered.
     const Zobrist z = host_zobrist();
@@ -120,11 +121,14 @@ TEST(TranspositionTable, KeysFromTheMoveEqualKeysOfTheCanonicalChild) {
             }
             const auto check = [&](const Position& parent, int depth, const auto& self) -> void {
                 const Key128 k = z.key(parent);
+                const uint64_t men = z.men_key(parent);
                 MoveList list;
                 generate_moves(parent, at, list);
                 for (Move m : list) {
                     const Position made = apply_move(parent, m), child = canonical(made, at);
                     ASSERT_TRUE(z.child_key(parent, k, m, at) == z.key(child))
+                        << file << " " << e.id << ": " << to_fen(parent) << " " << move_to_uci(m, parent.chess960);
+                    ASSERT_EQ(z.child_men_key(parent, men, m), z.men_key(child))
                         << file << " " << e.id << ": " << to_fen(parent) << " " << move_to_uci(m, parent.chess960);
                     ++checked;
                     castles += m.is_castle(), promotions += m.is_promotion(), ep_captures += m.is_en_passant();

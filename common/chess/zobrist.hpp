@@ -37,17 +37,20 @@ struct Zobrist {
     // with their rooks, the stored e.p. square) and the Chess960 mode, not
     // the move counters. Computed from scratch.
     CHESS_HD Key128 key(const Position& p) const {
-        Key128 k;
-        for (int c = 0; c < 2; ++c) {
-            for (int t = PAWN; t <= KING; ++t) {
-                const int pc = make_piece(Color(c), PieceType(t));
-                for (Bitboard b = p.pieces(Color(c), PieceType(t)); b;) k.mix(d->piece[pc][pop_lsb(b)]);
-            }
-        }
+        Key128 k = men_words<Key128>(p);
         for (Bitboard b = p.castle_rooks; b;) k.mix(d->castle_rook[pop_lsb(b)]);
         if (p.ep != SQ_NONE) k.mix(d->ep_file[file_of(p.ep)]);
-        if (p.stm == BLACK) k.mix(d->black_to_move);
         if (p.chess960) k.mix(d->chess960);
+        return k;
+    }
+
+    // A 64-bit key of the men and the side to move only (the high words of
+    // their keys; no castling rights, no e.p. square): the child's follows
+    // from the parent's and the move, with nothing to ask of the child, so
+    // it can choose a child's share of a split cheaply.
+    CHESS_HD uint64_t men_key(const Position& p) const { return men_words<uint64_t>(p); }
+    CHESS_FI uint64_t child_men_key(const Position& parent, uint64_t k, Move m) const {
+        mix_moved_men(parent, m, k);
         return k;
     }
 
@@ -77,31 +80,56 @@ struct Zobrist {
     // and the side. Only a double push that lands beside an enemy pawn makes
     // the child, to ask whether an e.p. capture is legal in it.
     CHESS_FI Key128 child_key(const Position& parent, Key128 k, Move m, const Attacks& at) const {
+        mix_moved_men(parent, m, k);
         const Color us = parent.stm;
         const int from = m.from(), to = m.to();
-        const Piece moved = make_piece(us, type_at(parent, from));
-        k.mix(d->piece[moved][from]);
-        if (m.is_castle()) {
-            const bool king_side = m.flag() == KING_CASTLE;
-            const Piece rook = make_piece(us, ROOK);
-            k.mix(d->piece[moved][castle_king_to(from, king_side)]);
-            k.mix(d->piece[rook][to]);
-            k.mix(d->piece[rook][castle_rook_to(from, king_side)]);
-        } else {
-            k.mix(d->piece[m.is_promotion() ? make_piece(us, m.promotion()) : moved][to]);
-            if (m.is_en_passant()) k.mix(d->piece[make_piece(~us, PAWN)][us == WHITE ? to - 8 : to + 8]);
-            else if (m.is_capture()) k.mix(d->piece[make_piece(~us, type_at(parent, to))][to]);
-        }
         const Bitboard back_rank = us == WHITE ? RANK_1 : RANK_8;
         const Bitboard cleared = square_bb(from) | square_bb(to) | (from == parent.king[us] ? back_rank : 0);
         for (Bitboard b = parent.castle_rooks & cleared; b;) k.mix(d->castle_rook[pop_lsb(b)]);
         if (parent.ep != SQ_NONE) k.mix(d->ep_file[file_of(parent.ep)]);
         if (m.flag() == DOUBLE_PUSH && ep_is_legal_after(parent, m, at)) k.mix(d->ep_file[file_of(to)]);
-        k.mix(d->black_to_move);
         return k;
     }
 
    private:
+    CHESS_FI static void mix_into(Key128& k, const Key128& z) { k.mix(z); }
+    CHESS_FI static void mix_into(uint64_t& k, const Key128& z) { k ^= z.hi; }
+
+    // The pieces and the side, into a whole key or its high word.
+    template <class K>
+    CHESS_HD K men_words(const Position& p) const {
+        K k{};
+        for (int c = 0; c < 2; ++c) {
+            for (int t = PAWN; t <= KING; ++t) {
+                const int pc = make_piece(Color(c), PieceType(t));
+                for (Bitboard b = p.pieces(Color(c), PieceType(t)); b;) mix_into(k, d->piece[pc][pop_lsb(b)]);
+            }
+        }
+        if (p.stm == BLACK) mix_into(k, d->black_to_move);
+        return k;
+    }
+
+    // Mixes into k the men the move m moves, captures or promotes, and the side.
+    template <class K>
+    CHESS_FI void mix_moved_men(const Position& parent, Move m, K& k) const {
+        const Color us = parent.stm;
+        const int from = m.from(), to = m.to();
+        const Piece moved = make_piece(us, type_at(parent, from));
+        mix_into(k, d->piece[moved][from]);
+        if (m.is_castle()) {
+            const bool king_side = m.flag() == KING_CASTLE;
+            const Piece rook = make_piece(us, ROOK);
+            mix_into(k, d->piece[moved][castle_king_to(from, king_side)]);
+            mix_into(k, d->piece[rook][to]);
+            mix_into(k, d->piece[rook][castle_rook_to(from, king_side)]);
+        } else {
+            mix_into(k, d->piece[m.is_promotion() ? make_piece(us, m.promotion()) : moved][to]);
+            if (m.is_en_passant()) mix_into(k, d->piece[make_piece(~us, PAWN)][us == WHITE ? to - 8 : to + 8]);
+            else if (m.is_capture()) mix_into(k, d->piece[make_piece(~us, type_at(parent, to))][to]);
+        }
+        mix_into(k, d->black_to_move);
+    }
+
     // The type of the man on an occupied square, by table rather than by
     // branches (which the moves of a position mispredict).
     CHESS_FI static PieceType type_at(const Position& p, int sq) {

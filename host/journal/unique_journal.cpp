@@ -5,7 +5,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "chess/zobrist.hpp"
 
 namespace gperft {
 
@@ -17,7 +16,7 @@ JournalHeader header_of(const std::string& position, int depth, int passes) {
     JournalHeader h;
     h.depth = depth;
     h.split = depth - 1;
-    h.seed = chess::DEFAULT_ZOBRIST_SEED;  // its keys choose each child's pass
+    h.seed = frontier::PASS_SEED;  // its keys choose each child's pass
     h.units = uint64_t(passes) * uint64_t(FIELDS);
     h.fen = position;
     return h;

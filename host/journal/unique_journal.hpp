@@ -5,9 +5,9 @@
 // deep-perft journal's format (journal/journal.hpp), which brings the checksums,
 // the lock and the torn-tail rule with it: the header's position is
 // "unique <FEN>" (with "chess960" before the FEN in that mode), its split is
-// depth - 1, its units are passes × FIELDS and its seed is the Zobrist seed
-// whose keys choose each child's pass (so a journal whose passes split the
-// children otherwise is refused); a pass is FIELDS unit records, one per
+// depth - 1, its units are passes × FIELDS and its seed is the seed of the
+// keys that choose each child's pass (frontier::PASS_SEED; a journal whose
+// passes split the children otherwise is refused); a pass is FIELDS unit records, one per
 // counter, written in one go.
 #pragma once
 

@@ -113,6 +113,10 @@ class DistinctRatio {
     std::vector<double> ratios_;
 };
 
+// The seed of the keys whose keys of men and side (chess::Zobrist::men_key)
+// split a ply into passes on the CPU: a journal of passes records it.
+constexpr uint64_t PASS_SEED = 0x70617373657331ULL;
+
 // Thrown when the budget cannot hold even the smallest pass.
 struct BudgetTooSmall : std::runtime_error {
     using std::runtime_error::runtime_error;

@@ -10,9 +10,9 @@
 // When the tables of a whole ply would not fit beside the frontiers, the
 // ply runs in passes, each keeping only the children whose Zobrist key
 // falls in its share of the key range: every pass generates every parent's
-// moves again, but a child's key follows from its parent's key and the
-// move (chess::Zobrist::child_key), so only the pass's own children are
-// made. A frontier too large for the budget goes to a file of the work
+// moves again, but a child's key of men and side (chess::Zobrist::men_key,
+// with keys of their own seed, PASS_SEED) follows from its parent's and
+// the move alone, so only the pass's own children are made. A frontier too large for the budget goes to a file of the work
 // directory (Options::work_dir), read back a chunk at a time by each pass.
 //
 // The last ply need not be kept: each pass is classified and dropped
@@ -115,11 +115,11 @@ constexpr int MAX_PASSES = 1 << 12;
 constexpr uint64_t MIB = uint64_t(1) << 20;
 constexpr uint64_t FILE_CHUNK = uint64_t(1) << 21;  // entries of a frontier file read at once, at most (64 MiB)
 
-// A child's pass: bits 32..63 of its Zobrist key's high word, known
-// before the child is made. Within a pass, bits 20..31 of the entry's hash
+// A child's pass: bits 32..63 of its key of men and side, known before the
+// child is made. Within a pass, bits 20..31 of the entry's hash
 // choose the partition (of at most MAX_PARTITIONS), and the whole hash
 // (remixed) the slot: a growing table recomputes it.
-CHESS_FI uint32_t pass_of(const Key128& z, uint32_t passes) { return uint32_t(((z.hi >> 32) * passes) >> 32); }
+CHESS_FI uint32_t pass_of(uint64_t men_key, uint32_t passes) { return uint32_t(((men_key >> 32) * passes) >> 32); }
 CHESS_FI uint32_t partition_of(uint64_t h, uint32_t partitions) { return uint32_t(h >> 20) & (partitions - 1); }
 CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
     return uint64_t((unsigned __int128)(h * 0x9E3779B97F4A7C15ULL) * cap >> 64);
@@ -315,7 +315,9 @@ class CpuExpander : public Expander {
           work_dir_(o.work_dir),
           chunk_(std::clamp<uint64_t>(budget_ / 64 / ENTRY_BYTES, 4096, FILE_CHUNK)),
           at_(chess::host_attacks()),
-          zobrist_(chess::host_zobrist()) {}
+          zobrist_(chess::host_zobrist()),
+          pass_data_(chess::build_zobrist_data(PASS_SEED)),
+          pass_keys_{pass_data_.get()} {}
 
     void load(const Frontier& f) override {
         file_.reset();
@@ -530,17 +532,19 @@ class CpuExpander : public Expander {
             out.list.size = 0;
             chess::generate_moves(parent, at_, out.list);
             generated += uint64_t(out.list.size);
-            const Key128 key = passes > 1 || keyed ? zobrist_.key(parent) : Key128{};
+            const uint64_t men = passes > 1 ? pass_keys_.men_key(parent) : 0;
+            Key128 key;  // the parent's, once a child needs it
+            bool have_key = false;
             for (int m = 0; m < out.list.size; ++m) {
                 const chess::Move move = out.list.moves[m];
-                Key128 child_key;
-                if (passes > 1 || keyed) {
-                    child_key = zobrist_.child_key(parent, key, move, at_);
-                    if (passes > 1 && pass_of(child_key, passes) != pass) continue;
-                }
+                if (passes > 1 && pass_of(pass_keys_.child_men_key(parent, men, move), passes) != pass) continue;
                 const Position child = chess::canonical(chess::apply_move(parent, move), at_);
-                if constexpr (keyed) out.add(t, KeyEntry(child_key, classes_of(child, at_), p->count));
-                else out.add(t, Entry{chess::pack(child), p->count});
+                if constexpr (keyed) {
+                    if (!have_key) key = zobrist_.key(parent), have_key = true;
+                    out.add(t, KeyEntry(zobrist_.child_key(parent, key, move, at_), classes_of(child, at_), p->count));
+                } else {
+                    out.add(t, Entry{chess::pack(child), p->count});
+                }
             }
         }
         return generated;
@@ -620,7 +624,9 @@ class CpuExpander : public Expander {
     std::string work_dir_;
     uint64_t chunk_;  // entries of a frontier file read at once: two buffers take 1/32 of the budget
     chess::Attacks at_;
-    chess::Zobrist zobrist_;  // its keys choose each child's pass
+    chess::Zobrist zobrist_;  // the last ply's entries hold its keys
+    std::unique_ptr<chess::ZobristData> pass_data_;
+    chess::Zobrist pass_keys_;  // its keys of men and side choose each child's pass
     bool chess960_ = false;
     std::vector<Entry> frontier_;         // the frontier, when in memory
     std::unique_ptr<FrontierFile> file_;  // the frontier, when in the work directory
