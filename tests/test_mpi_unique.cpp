@@ -3,7 +3,7 @@
 // A083276 to ply 5, --reach and --emit files identical to the single
 // process's, a per-rank memory budget, and failures: a rank that fails
 // cleanly is named once by rank 0, one that crashes or is killed ends the
-// job without a table. Skips (visibly) without mpirun or without MPI.
+// job without a table; with --journal, a killed rank's job resumed. Skips (visibly) without mpirun or without MPI.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -186,4 +186,35 @@ TEST_F(MpiUnique, BadInputIsReportedOnceWithStatusTwo) {
         EXPECT_EQ(r.out, "") << args;
         EXPECT_EQ(occurrences(r.err, message), 1u) << args << ": " << r.err;
     }
+}
+
+// With --journal each rank keeps its own passes of the last ply (pass p is
+// rank p mod ranks'), in FILE.rank<R>. A rank killed after journaling two
+// passes ends the job; the same command run again resumes every rank from
+// its journal and prints the single process's counts. A rank's journal is
+// refused by a run that is not that rank.
+TEST_F(MpiUnique, JournaledRunResumesAfterAKilledRank) {
+    TempFiles files;
+    const std::string journal = files("journal");
+    for (int r = 0; r < RANKS; ++r) files("journal.rank" + std::to_string(r));
+    const std::string args = "unique --depth 5 --passes 9 --json" + CPU1;
+    const ProcessResult one = run_gperft(args);
+    ASSERT_EQ(one.status, 0) << one.err;
+    const ProcessResult killed = mpirun_with_a_death(args + "--journal " + journal, "GPERFT_TEST_PASS_FAULT=1:2:kill");
+    EXPECT_NE(killed.status, 0);
+    EXPECT_EQ(killed.out, "");
+    EXPECT_TRUE(std::regex_search(killed.err, std::regex("process rank 1 .* signal 9"))) << killed.err;
+    EXPECT_EQ(count_lines(slurp(journal + ".rank1")), 1 + 2 * 12);  // a header, then twelve counters a pass
+    const ProcessResult resumed = mpirun(args + "--journal " + journal);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_TRUE(contains(resumed.err, "resuming from journal " + journal + ".rank1: 2 of the last ply's 9 passes done"))
+        << resumed.err;
+    const std::regex resumed_field(", \"passes_resumed\": [0-9]+");
+    EXPECT_EQ(std::regex_replace(without_seconds(resumed.out), resumed_field, ""), without_seconds(one.out));
+    const ProcessResult again = mpirun(args + "--journal " + journal);
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_TRUE(contains(again.out, "\"passes_resumed\": 9")) << again.out;
+    const ProcessResult alone = run_gperft(args + "--journal " + journal + ".rank0");
+    EXPECT_EQ(alone.status, 2);
+    EXPECT_TRUE(contains(alone.err, "rank 0 of " + std::to_string(RANKS))) << alone.err;
 }

@@ -125,7 +125,7 @@ int threads_of(const dist::Session& s, const UniqueOptions& o) {
 
 // The engine of this rank's backend (on every rank: one may lack the GPU).
 std::unique_ptr<frontier::Expander> make_expander(const dist::Session& s, const UniqueOptions& o, bool& gpu,
-                                              UniqueJournal* journal, std::optional<Progress>* bar) {
+                                              frontier::PassLog* journal, std::optional<Progress>* bar) {
     frontier::Options fo;
     fo.pass_log = journal;
     // A bar per ply (or log lines, --progress): parent expansions of its
@@ -183,21 +183,32 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
     // The last ply's positions are kept only for what needs them.
     const bool keep_final = o.dead_search || !o.emit.empty() || !o.reach.empty();
     std::optional<UniqueJournal> journal;
+    std::unique_ptr<frontier::PassLog> rank_log;  // under a launcher: the rank's passes of the last ply
     if (!o.journal.empty()) {
-        if (s.distributed()) throw std::invalid_argument("--journal: a distributed unique keeps no journal");
         if (keep_final) throw std::invalid_argument("--journal cannot be combined with --reach, --emit or --dead");
-        journal.emplace(o.journal, chess::to_fen(root, o.notation), root.chess960, o.depth);
-        r.passes_resumed = journal->finished_count();
+        // Under a launcher each rank journals its own passes, in FILE.rank<R>.
+        const std::string path = s.distributed() ? o.journal + ".rank" + std::to_string(s.rank()) : o.journal;
+        const std::string fen = chess::to_fen(root, o.notation);
+        dist::on_every_rank(s, [&] {
+            journal.emplace(path,
+                            s.distributed() ? "rank " + std::to_string(s.rank()) + " of " + std::to_string(s.size()) + " " + fen
+                                            : fen,
+                            root.chess960, o.depth);
+        });
+        const size_t done = journal->finished_count();
+        r.passes_resumed = s.distributed() ? size_t(dist::sum_over_ranks(s, {done})[0]) : done;
         if (journal->passes())
-            std::fprintf(stderr, "gperft: resuming from journal %s: %zu of the last ply's %d passes done\n",
-                         o.journal.c_str(), journal->finished_count(), journal->passes());
+            std::fprintf(stderr, "gperft: resuming from journal %s: %zu of the last ply's %d passes done\n", path.c_str(),
+                         done, journal->passes());
+        if (s.distributed()) rank_log = dist::make_rank_pass_log(s, *journal, o.passes);
     }
     std::optional<InterruptNote> note;
     if (journal) note.emplace(o.journal);
     {
         std::optional<Progress> bar;  // cleared before anything is printed
-        const std::unique_ptr<frontier::Expander> expander = make_expander(s, o, gpu, journal ? &*journal : nullptr, &bar);
-        r.plies = dist::unique_over_ranks(s, *expander, root, o.depth, keep_final ? &final_part : nullptr);
+        frontier::PassLog* log = rank_log ? rank_log.get() : journal ? &*journal : nullptr;
+        const std::unique_ptr<frontier::Expander> expander = make_expander(s, o, gpu, log, &bar);
+        r.plies = dist::unique_over_ranks(s, *expander, root, o.depth, keep_final ? &final_part : nullptr, rank_log != nullptr);
     }
     finish(s, o, final_part, r);
     r.backend = dist::backend_over_ranks(s, gpu);
@@ -261,7 +272,11 @@ int run_unique_command(const UniqueOptions& o) {
     } else {
         dist::install_crash_reporter(s.describe(s.rank()));
         std::optional<dist::StopReporter> reporter;
-        if (s.rank() == 0) reporter.emplace(s.describe(0), "unique keeps no journal: run the command again");
+        if (s.rank() == 0)
+            reporter.emplace(s.describe(0), o.journal.empty()
+                                                ? "without --journal: run the command again"
+                                                : "run the same command again: each rank resumes from " + o.journal +
+                                                      ".rank<R>");
         try {
             r = compute(s, o, root);
         } catch (const dist::DistributedFailure& e) {
@@ -306,7 +321,8 @@ Command setup_unique(CLI::App& app) {
         ->check(CLI::Range(1, 4096));
     sub->add_option("--journal", o->journal,
                     "CPU: keep the last ply's finished passes in this file; the same command run again resumes a "
-                    "killed run there (the plies before the last are computed again)")
+                    "killed run there (the plies before the last are computed again). Under mpirun each rank keeps "
+                    "its own passes in FILE.rank<R>")
         ->check(file_name_validator());
     sub->add_option("--work-dir", o->work_dir,
                     "CPU: a directory for a frontier larger than half of --memory, kept in a file (deleted when "

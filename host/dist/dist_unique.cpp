@@ -1,6 +1,7 @@
 #include "dist/dist_unique.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "dist/dist_perft.hpp"
@@ -68,7 +69,49 @@ class RankExchange : public frontier::Exchange {
     std::optional<TestFault> fault_;
 };
 
+class RankPassLog : public frontier::PassLog {
+   public:
+    RankPassLog(const Session& s, frontier::PassLog& own, int passes)
+        : rank_(s.rank()), ranks_(s.size()), own_(own), passes_(own.passes() ? own.passes() : std::max(passes, ranks_)) {
+        if (const char* f = std::getenv("GPERFT_TEST_PASS_FAULT")) fault_ = parse_test_fault(f);
+    }
+    int passes() const override { return passes_; }
+    void start(int passes) override { own_.start(passes); }
+    const PlyCounts* finished(int pass) const override { return pass % ranks_ == rank_ ? own_.finished(pass) : &none_; }
+    void record(int pass, const PlyCounts& counts) override {
+        own_.record(pass, counts);
+        if (fault_ && fault_->rank == rank_ && ++recorded_ == fault_->after_units) inject_fault(fault_->mode);
+    }
+
+   private:
+    int rank_, ranks_;
+    frontier::PassLog& own_;
+    int passes_;
+    PlyCounts none_;
+    std::optional<TestFault> fault_;
+    size_t recorded_ = 0;
+};
+
+// Collective: every rank's part, on every rank.
+frontier::Frontier allgather_frontier(const Session& s, const frontier::Frontier& part) {
+    const size_t n = part.positions.size();
+    std::vector<FrontierRecord> send;
+    send.reserve(n * size_t(s.size()));
+    for (int r = 0; r < s.size(); ++r)
+        for (size_t i = 0; i < n; ++i) send.push_back({part.positions[i], part.counts[i], 0});
+    const std::vector<FrontierRecord> all = detail::alltoallv_records(s, send, std::vector<uint64_t>(size_t(s.size()), n));
+    frontier::Frontier out;
+    out.positions.reserve(all.size());
+    out.counts.reserve(all.size());
+    for (const FrontierRecord& r : all) out.positions.push_back(r.pos), out.counts.push_back(r.count);
+    return out;
+}
+
 }  // namespace
+
+std::unique_ptr<frontier::PassLog> make_rank_pass_log(const Session& s, frontier::PassLog& own, int passes) {
+    return std::make_unique<RankPassLog>(s, own, passes);
+}
 
 void agree_on_failure(const Session& s, std::exception_ptr failure) {
     if (!s.distributed()) {
@@ -97,11 +140,23 @@ std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s) { retur
 
 std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Expander& expander,
                                                    const chess::Position& root, int depth,
-                                                   frontier::Frontier* final_part) {
+                                                   frontier::Frontier* final_part, bool split_last) {
     if (!s.distributed()) return frontier::run_plies(expander, frontier::root_frontier(root), depth, nullptr, final_part);
     const auto exchange = make_rank_exchange(s);
     const frontier::Frontier start = s.rank() == 0 ? frontier::root_frontier(root) : frontier::Frontier{};
-    return frontier::run_plies(expander, start, depth, exchange.get(), final_part);
+    if (!split_last || depth == 0 || final_part)
+        return frontier::run_plies(expander, start, depth, exchange.get(), final_part);
+    frontier::Frontier part;
+    std::vector<PlyCounts> plies = frontier::run_plies(expander, start, depth - 1, exchange.get(), &part);
+    frontier::Frontier whole = allgather_frontier(s, part);
+    part = {};
+    const PlyCounts mine = on_every_rank(s, [&] {
+        expander.load(whole);
+        whole = {};
+        return expander.expand_last(depth);
+    });
+    plies.push_back(exchange->sum(mine));
+    return plies;
 }
 
 std::vector<u128> sum_over_ranks(const Session& s, const std::vector<u128>& mine) {

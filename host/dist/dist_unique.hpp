@@ -55,10 +55,23 @@ std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s);
 
 // Collective: distinct positions after each ply 0..depth, summed over the
 // ranks (rank 0 starts from the root, the others from nothing). `final_part`
-// receives this rank's part of the last ply.
+// receives this rank's part of the last ply. With `split_last` (a journaled
+// run, the expander's pass log made by make_rank_pass_log) the last ply is
+// not exchanged: every rank gets the whole ply before it and runs its own
+// passes of the last one (see RankPassLog).
 std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Expander& expander,
                                                    const chess::Position& root, int depth,
-                                                   frontier::Frontier* final_part);
+                                                   frontier::Frontier* final_part, bool split_last = false);
+
+// A rank's view of the last ply's passes in a journaled distributed run:
+// pass p is rank p mod ranks' (the pass itself is chosen by the child's key
+// of men and side, the same on every rank), so the others' passes read as
+// finished and empty and the engine skips them; the rank's own are kept in
+// its journal (`own`, which outlives it). The pass count is the journal's
+// when it has one, else max(passes, ranks), so that every rank splits the
+// ply alike. With GPERFT_TEST_PASS_FAULT="RANK:PASSES:MODE" (faults.hpp's
+// modes) rank RANK fails in MODE once it has journaled PASSES passes.
+std::unique_ptr<frontier::PassLog> make_rank_pass_log(const Session& s, frontier::PassLog& own, int passes);
 
 // Collective: `mine` summed over the ranks, element by element.
 std::vector<chess::u128> sum_over_ranks(const Session& s, const std::vector<chess::u128>& mine);
