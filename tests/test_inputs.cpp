@@ -105,7 +105,7 @@ TEST(Inputs, SuiteKeepsEpdOperationsAsMetadata) {
 
 // What cannot be checked is refused, named by file, line and depth.
 TEST(Inputs, SuiteRefusesDepthsBeyondPerftAndNamesItsFile) {
-    for (const std::string& depth : {"31", "64", "65", "999"}) {
+    for (const std::string depth : {"31", "64", "65", "999"}) {
         const std::string suite = file_with(".epd", KRK + " ;D1 15\n" + KRK + " ;D" + depth + " 5\n");
         const auto r = run_gperft("suite --backend cpu " + suite);
         EXPECT_EQ(r.status, 2) << depth;
