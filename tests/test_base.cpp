@@ -1,7 +1,9 @@
 // common/base: parallel loops and the machine probe.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,30 @@ TEST(Parallel, ReduceStopsOnRequestAndThrows) {
                      [](const int&) {}),
                  gperft::Stopped);
     EXPECT_EQ(visited, 11u) << "no item is taken after the request";
+}
+
+// An item that throws, on any thread, ends the loop (no thread takes a new
+// item after it, none merges) and its exception reaches the caller, which
+// would otherwise end the process (an exception leaving a std::thread).
+TEST(Parallel, ReduceHandsAnItemsExceptionToTheCaller) {
+    for (const int threads : {1, 2, 4}) {
+        std::atomic<size_t> visited{0};
+        int merges = 0;
+        try {
+            gperft::parallel_reduce(
+                100000, threads, [] { return 0; },
+                [&](int&, size_t i) {
+                    ++visited;
+                    if (i == 100) throw std::runtime_error("disk full");
+                },
+                [&](const int&) { ++merges; });
+            FAIL() << "no exception";
+        } catch (const std::runtime_error& e) {
+            EXPECT_STREQ(e.what(), "disk full");
+        }
+        EXPECT_LT(visited.load(), 100000u) << threads << " threads";
+        EXPECT_EQ(merges, 0) << threads << " threads";
+    }
 }
 
 // MemTotal in bytes, from the kernel.

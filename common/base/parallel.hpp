@@ -1,12 +1,15 @@
 // Parallel loops for independent items: threads take indices (or chunks of
 // them) from a shared counter, so uneven items balance themselves. A stop
-// request (run_stop.hpp) ends a loop between items and throws Stopped here.
+// request (run_stop.hpp) ends a loop between items and throws Stopped here;
+// an exception thrown by an item ends the loop the same way (the other
+// threads take no new items) and is thrown again on the calling thread.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -25,17 +28,28 @@ void parallel_reduce(size_t n, int threads, Make&& make, Fn&& fn, Merge&& merge)
     const size_t want = threads > 0 ? size_t(threads) : size_t(machine::default_threads());
     const size_t count = std::max<size_t>(1, std::min(want, n));
     std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr failure;  // the first item's exception
     std::mutex merging;
     auto worker = [&] {
-        auto local = make();
-        for (size_t i; !stop_requested() && (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(local, i);
-        std::lock_guard<std::mutex> lock(merging);
-        merge(local);
+        try {
+            auto local = make();
+            for (size_t i; !failed.load(std::memory_order_relaxed) && !stop_requested() &&
+                           (i = next.fetch_add(1, std::memory_order_relaxed)) < n;)
+                fn(local, i);
+            std::lock_guard<std::mutex> lock(merging);
+            if (!failed) merge(local);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(merging);
+            if (!failure) failure = std::current_exception();
+            failed = true;
+        }
     };
     std::vector<std::thread> pool;
     for (size_t t = 1; t < count; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
     throw_if_stop_requested();
 }
 
