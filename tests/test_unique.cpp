@@ -159,7 +159,8 @@ TEST(Unique, WorkDirFrontierGivesTheSameAnswer) {
 }
 
 // Space the work directory's disk cannot give is refused with the sizes,
-// before anything is written; so is a directory that is none.
+// before anything is written; so are a directory that is none and a GPU
+// run (its engine keeps no frontier on disk).
 TEST(Unique, WorkDirWithoutTheSpaceIsRefused) {
     try {
         frontier::check_free_space("/tmp", uint64_t(1) << 60, "ply 9's frontier");
@@ -170,6 +171,10 @@ TEST(Unique, WorkDirWithoutTheSpaceIsRefused) {
         EXPECT_NE(what.find(" MiB free; ply 9's frontier needs about 1099511627776 MiB"), std::string::npos) << what;
     }
     EXPECT_NO_THROW(frontier::check_free_space("/tmp", 1, "a byte"));
+    const ProcessResult gpu = run_shell("GPERFT_HOST_GPU=1 " + std::string(GPERFT_BINARY) +
+                                        " unique --depth 3 --backend gpu --work-dir /tmp");
+    EXPECT_EQ(gpu.status, 2) << gpu.err;
+    EXPECT_NE(gpu.err.find("--work-dir: only the CPU backend keeps a frontier on disk"), std::string::npos) << gpu.err;
     const auto missing = run_gperft("unique --depth 3 --work-dir /nonexistent/dir");
     EXPECT_EQ(missing.status, 2);
     EXPECT_NE(missing.err.find("Directory does not exist: /nonexistent/dir"), std::string::npos) << missing.err;

@@ -143,6 +143,8 @@ std::unique_ptr<frontier::Expander> make_expander(const dist::Session& s, const 
     return dist::on_every_rank(s, [&] {
         gpu = resolve_backend(o.backend) == Backend::Gpu;
         if (gpu && journal) throw std::invalid_argument("--journal: only the CPU backend keeps a journal of unique");
+        if (gpu && !o.work_dir.empty())
+            throw std::invalid_argument("--work-dir: only the CPU backend keeps a frontier on disk");
         // A host budget the machine cannot give would end in an allocation
         // failure mid-run: refused up front (the GPU's is checked there).
         const size_t free_mb = machine::available_mb() / size_t(std::max(s.local_size(), 1));
