@@ -113,8 +113,9 @@ class DistinctRatio {
     std::vector<double> ratios_;
 };
 
-// The seed of the keys whose keys of men and side (chess::Zobrist::men_key)
-// split a ply into passes on the CPU: a journal of passes records it.
+// The seed of the Zobrist keys whose keys of men and side
+// (chess::Zobrist::men_key) split a ply into passes on the CPU: a journal
+// of passes records it.
 constexpr uint64_t PASS_SEED = 0x70617373657331ULL;
 
 // Thrown when the budget cannot hold even the smallest pass.

@@ -8,16 +8,17 @@
 //
 // Memory: the budget covers the parents, the next frontier and the tables.
 // When the tables of a whole ply would not fit beside the frontiers, the
-// ply runs in passes, each keeping only the children whose Zobrist key
-// falls in its share of the key range: every pass generates every parent's
-// moves again, but a child's key of men and side (chess::Zobrist::men_key,
-// with keys of their own seed, PASS_SEED) follows from its parent's and
-// the move alone, so only the pass's own children are made. A frontier too large for the budget goes to a file of the work
-// directory (Options::work_dir), read back a chunk at a time by each pass.
+// ply runs in passes, each keeping only the children whose key of men and
+// side (chess::Zobrist::men_key, keys of their own seed, PASS_SEED) falls
+// in its share of the key range: every pass generates every parent's moves
+// again, but that key follows from the parent's and the move alone, so
+// only the pass's own children are made. A frontier too large for the
+// budget goes to a file of the work directory (Options::work_dir), read
+// back a chunk at a time by each pass.
 //
 // The last ply need not be kept: each pass is classified and dropped
 // (expand_last). Its tables hold 16-byte entries: 87 bits of the child's
-// Zobrist key (its pass implies more), the multiplicity and the classes,
+// 128-bit Zobrist key, the multiplicity and the classes,
 // found when the child is made. Two of the ply's positions are merged
 // wrongly only if they share those bits and their pass: for ply 9's 9.2e9
 // positions in one pass a chance below 3 in 10 million (each pair 2^-87).
@@ -518,8 +519,8 @@ class CpuExpander : public Expander {
         chess::MoveList list;
     };
 
-    // The children of parents [p, end) that fall in this pass (by their
-    // Zobrist key, from the parent's and the move: the others are never
+    // The children of parents [p, end) that fall in this pass (by their key
+    // of men and side, from the parent's and the move: the others are never
     // made) into the thread's buffer: packed (Entry), or as their key and
     // classes (KeyEntry). Returns the children generated.
     template <class E>
