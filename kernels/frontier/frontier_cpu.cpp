@@ -295,12 +295,10 @@ class FrontierFile {
             done += uint64_t(r);
         }
     }
-   public:
     [[noreturn]] static void fail(const std::string& what) {
         throw std::runtime_error(what + ": " + (errno ? std::strerror(errno) : "short transfer"));
     }
 
-   private:
     int fd_ = -1;
     uint64_t size_ = 0;
 };
