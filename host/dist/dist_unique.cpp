@@ -92,21 +92,6 @@ class RankPassLog : public frontier::PassLog {
     size_t recorded_ = 0;
 };
 
-// Collective: every rank's part, on every rank.
-frontier::Frontier allgather_frontier(const Session& s, const frontier::Frontier& part) {
-    const size_t n = part.positions.size();
-    std::vector<FrontierRecord> send;
-    send.reserve(n * size_t(s.size()));
-    for (int r = 0; r < s.size(); ++r)
-        for (size_t i = 0; i < n; ++i) send.push_back({part.positions[i], part.counts[i], 0});
-    const std::vector<FrontierRecord> all = detail::alltoallv_records(s, send, std::vector<uint64_t>(size_t(s.size()), n));
-    frontier::Frontier out;
-    out.positions.reserve(all.size());
-    out.counts.reserve(all.size());
-    for (const FrontierRecord& r : all) out.positions.push_back(r.pos), out.counts.push_back(r.count);
-    return out;
-}
-
 }  // namespace
 
 std::unique_ptr<frontier::PassLog> make_rank_pass_log(const Session& s, frontier::PassLog& own, int passes) {

@@ -14,6 +14,30 @@ int frontier_owner(const Position& canon, int ranks) {
     return int(identity_hash(canon, 0x5a) % uint64_t(ranks));
 }
 
+namespace {
+
+// `part` as records, `copies` times over (one copy for each receiving rank).
+std::vector<FrontierRecord> to_records(const frontier::Frontier& part, int copies) {
+    std::vector<FrontierRecord> out;
+    out.reserve(part.positions.size() * size_t(copies));
+    for (int c = 0; c < copies; ++c)
+        for (size_t i = 0; i < part.positions.size(); ++i) out.push_back({part.positions[i], part.counts[i], 0});
+    return out;
+}
+
+frontier::Frontier from_records(const std::vector<FrontierRecord>& records) {
+    frontier::Frontier out;
+    out.positions.reserve(records.size());
+    out.counts.reserve(records.size());
+    for (const FrontierRecord& r : records) {
+        out.positions.push_back(r.pos);
+        out.counts.push_back(r.count);
+    }
+    return out;
+}
+
+}  // namespace
+
 void exchange_frontier(const Session& s, frontier::Frontier& part) {
     merge_positions(part.positions, part.counts);  // fewer records to send
     if (!s.distributed()) return;
@@ -27,27 +51,20 @@ void exchange_frontier(const Session& s, frontier::Frontier& part) {
     for (size_t i = 0; i < part.positions.size(); ++i) send[at[size_t(owner[i])]++] = {part.positions[i], part.counts[i], 0};
     part = {};
     send.shrink_to_fit();
-    const std::vector<FrontierRecord> mine = detail::alltoallv_records(s, send, counts);
-    part.positions.reserve(mine.size());
-    part.counts.reserve(mine.size());
-    for (const FrontierRecord& r : mine) {
-        part.positions.push_back(r.pos);
-        part.counts.push_back(r.count);
-    }
+    part = from_records(detail::alltoallv_records(s, send, counts));
     merge_positions(part.positions, part.counts);
 }
 
 frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& part) {
     if (!s.distributed()) return part;
-    std::vector<FrontierRecord> mine(part.positions.size());
-    for (size_t i = 0; i < mine.size(); ++i) mine[i] = {part.positions[i], part.counts[i], 0};
-    const std::vector<FrontierRecord> all = detail::gather_records(s, mine);
-    frontier::Frontier out;
-    for (const FrontierRecord& r : all) {
-        out.positions.push_back(r.pos);
-        out.counts.push_back(r.count);
-    }
-    return out;
+    return from_records(detail::gather_records(s, to_records(part, 1)));
+}
+
+frontier::Frontier allgather_frontier(const Session& s, const frontier::Frontier& part) {
+    if (!s.distributed()) return part;
+    const int ranks = s.size();
+    return from_records(detail::alltoallv_records(s, to_records(part, ranks),
+                                                  std::vector<uint64_t>(size_t(ranks), part.positions.size())));
 }
 
 FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part) {

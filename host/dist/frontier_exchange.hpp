@@ -40,6 +40,9 @@ FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part)
 // own order); an empty frontier on the other ranks.
 frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& part);
 
+// Collective: every rank's `part` on every rank, rank after rank.
+frontier::Frontier allgather_frontier(const Session& s, const frontier::Frontier& part);
+
 // One record of the exchange: 80 bytes of raw words.
 struct alignas(16) FrontierRecord {
     chess::Position pos;
