@@ -286,6 +286,65 @@ TEST(UniqueFrontier, ExpansionNeverWritesOutsideAParentsSlots) {
     }
 }
 
+// A pass of the pipeline makes exactly its own children: for 1, 2, 3 and 8
+// passes, the children counted and made for pass p are those whose key of
+// men and side, computed from the made child, falls in p; each parent's
+// children over all passes are its children, each once. The CPU engine
+// chooses its passes by the same rule (detail::pass_of), so pass p of the
+// two engines holds the same children. Parents: the CPW and Chess960
+// suites' roots and their children.
+TEST(UniqueFrontier, APassMakesExactlyItsOwnChildren) {
+    const auto keys = chess::build_zobrist_data(frontier::PASS_SEED);
+    const chess::Zobrist z{keys.get()};
+    const chess::Attacks& at = chess::host_attacks();
+    std::vector<chess::Position> parents;
+    for (const char* file : {"perft/cpw_positions.epd", "perft/chess960.perft"}) {
+        const auto suite = read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file);
+        for (size_t i = 0; i < suite.size() && i < 12; ++i) {
+            const chess::Position root = chess::parse_fen(suite[i].fen);
+            parents.push_back(root);
+            chess::MoveList list;
+            chess::generate_moves(root, at, list);
+            for (chess::Move m : list) parents.push_back(chess::canonical(chess::apply_move(root, m), at));
+        }
+    }
+    ASSERT_GT(parents.size(), 500u);
+    const auto sorted = [](std::vector<chess::Position> v) {
+        std::sort(v.begin(), v.end(), chess::IdentityLess{});
+        return v;
+    };
+    long made = 0;
+    for (uint32_t passes : {1u, 2u, 3u, 8u}) {
+        for (const chess::Position& parent : parents) {
+            chess::MoveList list;
+            chess::generate_moves(parent, at, list);
+            std::vector<chess::Position> children;
+            for (chess::Move m : list) children.push_back(chess::canonical(chess::apply_move(parent, m), at));
+            std::vector<chess::Position> all;
+            for (uint32_t pass = 0; pass < passes; ++pass) {
+                const frontier::detail::PassShare share{z, pass, passes};
+                const uint64_t n = frontier::detail::CountShareFn{at, share}(parent);
+                const uint64_t offsets[2] = {0, n}, count = 5;
+                std::vector<chess::Position> out(n);
+                std::vector<uint64_t> out_counts(n, 0);
+                uint32_t error = 0;
+                frontier::detail::ExpandFn{&parent, &count, offsets, 0, out.data(), out_counts.data(), &error, at,
+                                           share}(0);
+                ASSERT_EQ(error, 0u) << chess::to_fen(parent) << ", pass " << pass << " of " << passes;
+                for (uint64_t i = 0; i < n; ++i) {
+                    EXPECT_EQ(frontier::detail::pass_of(z.men_key(out[i]), passes), pass)
+                        << chess::to_fen(out[i]) << " made in pass " << pass << " of " << passes;
+                    EXPECT_EQ(out_counts[i], count);
+                    all.push_back(out[i]);
+                }
+                made += long(n);
+            }
+            ASSERT_TRUE(sorted(all) == sorted(children)) << chess::to_fen(parent) << ", " << passes << " passes";
+        }
+    }
+    EXPECT_GT(made, 4 * 10000);
+}
+
 // The packed form: unpack(pack(p)) is p for every canonical position met,
 // and two positions pack alike exactly when FIDE 9.2 calls them the same
 // (the enumeration's key, e.p. square as canonical() keeps it).

@@ -114,8 +114,8 @@ class DistinctRatio {
 };
 
 // The seed of the Zobrist keys whose keys of men and side
-// (chess::Zobrist::men_key) split a ply into passes on the CPU: a journal
-// of passes records it.
+// (chess::Zobrist::men_key) split a ply into passes, in both engines
+// (detail::pass_of): a journal of passes records it.
 constexpr uint64_t PASS_SEED = 0x70617373657331ULL;
 
 // Thrown when the budget cannot hold even the smallest pass.

@@ -47,6 +47,7 @@
 #include "chess/terminal.hpp"
 #include "chess/zobrist.hpp"
 #include "frontier/frontier.hpp"
+#include "frontier/frontier_expand.hpp"
 #include "base/machine.hpp"
 #include "base/parallel.hpp"
 #include "base/run_stop.hpp"
@@ -116,11 +117,10 @@ constexpr int MAX_PASSES = 1 << 12;
 constexpr uint64_t MIB = uint64_t(1) << 20;
 constexpr uint64_t FILE_CHUNK = uint64_t(1) << 21;  // entries of a frontier file read at once, at most (64 MiB)
 
-// A child's pass: bits 32..63 of its key of men and side, known before the
-// child is made. Within a pass, bits 20..31 of the entry's hash
-// choose the partition (of at most MAX_PARTITIONS), and the whole hash
-// (remixed) the slot: a growing table recomputes it.
-CHESS_FI uint32_t pass_of(uint64_t men_key, uint32_t passes) { return uint32_t(((men_key >> 32) * passes) >> 32); }
+// A child's pass: detail::pass_of (frontier_expand.hpp). Within a pass,
+// bits 20..31 of the entry's hash choose the partition (of at most
+// MAX_PARTITIONS), and the whole hash (remixed) the slot: a growing table
+// recomputes it.
 CHESS_FI uint32_t partition_of(uint64_t h, uint32_t partitions) { return uint32_t(h >> 20) & (partitions - 1); }
 CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
     return uint64_t((unsigned __int128)(h * 0x9E3779B97F4A7C15ULL) * cap >> 64);
@@ -531,12 +531,10 @@ class CpuExpander : public Expander {
             out.list.size = 0;
             chess::generate_moves(parent, at_, out.list);
             generated += uint64_t(out.list.size);
-            const uint64_t men = passes > 1 ? pass_keys_.men_key(parent) : 0;
             Key128 key;  // the parent's, once a child needs it
             bool have_key = false;
-            for (int m = 0; m < out.list.size; ++m) {
+            detail::PassShare{pass_keys_, pass, passes}.for_each(parent, out.list, [&](int m) {
                 const chess::Move move = out.list.moves[m];
-                if (passes > 1 && pass_of(pass_keys_.child_men_key(parent, men, move), passes) != pass) continue;
                 const Position child = chess::canonical(chess::apply_move(parent, move), at_);
                 if constexpr (keyed) {
                     if (!have_key) key = zobrist_.key(parent), have_key = true;
@@ -544,7 +542,7 @@ class CpuExpander : public Expander {
                 } else {
                     out.add(t, Entry{chess::pack(child), p->count});
                 }
-            }
+            });
         }
         return generated;
     }

@@ -3,12 +3,13 @@
 // step over n items) so that g++ runs it on the host with the
 // OpenMP or C++ system and nvcc on the GPU with the CUDA system.
 //
-// One ply: count each parent's moves, prefix-sum them into child offsets,
-// then for each pass (a hash partition of the children, several when the
-// budget is small) expand the parents chunk by chunk, keep the pass's
-// children, sort and merge equal positions (summing multiplicities), and
-// append the pass's distinct positions to the next frontier. Equality is
-// exact: positions are compared field by field, never by hash alone.
+// One ply: count each parent's moves; then for each pass (a share of the
+// children by their key of men and side, detail::pass_of, several when the
+// budget is small) count each parent's children of the pass, prefix-sum
+// them into offsets, make only those children chunk by chunk, sort and
+// merge equal positions (summing multiplicities), and append the pass's
+// distinct positions to the next frontier. Equality is exact: positions
+// are compared field by field, never by hash alone.
 #pragma once
 
 #include <thrust/copy.h>
@@ -16,7 +17,6 @@
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
-#include <thrust/partition.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
@@ -43,19 +43,6 @@ constexpr uint64_t RECORD_BYTES = sizeof(Position) + sizeof(uint64_t);
 constexpr uint64_t MIN_CAPACITY = 4096;
 constexpr int MAX_PARTITION_BITS = 16;
 
-struct CountMovesFn {
-    Attacks at;
-    CHESS_HD uint64_t operator()(const Position& p) const { return chess::count_moves(p, at); }
-};
-
-struct InPartition {
-    int bits;
-    uint64_t part;
-    template <class Tuple>
-    CHESS_HD bool operator()(const Tuple& t) const {
-        return bits == 0 || (chess::identity_hash(thrust::get<0>(t)) >> (64 - bits)) == part;
-    }
-};
 
 // Per-ply classification, summed over the frontier.
 struct Tally {
@@ -135,6 +122,8 @@ class Pipeline : public Expander {
     // refused (BudgetTooSmall) before it starts.
     Pipeline(uint64_t budget, const Attacks& at, uint64_t capacity = 0)
         : at_(at), error_(1, 0u), budget_(budget), capacity_(capacity) {
+        const auto keys = chess::build_zobrist_data(PASS_SEED);
+        pass_data_ = Vec<chess::ZobristData>(keys.get(), keys.get() + 1);
         chunk_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 16));
         pass_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 5));
     }
@@ -196,22 +185,15 @@ class Pipeline : public Expander {
     // Replaces (level, counts) with the next ply's distinct positions, or,
     // with a tally, adds their classification to it and leaves none.
     void next_ply(Vec<Position>& level, Vec<uint64_t>& counts, int& passes, Tally* last) {
-        const uint64_t n = level.size();
-        Vec<uint64_t> offsets(n + 1, 0);
-        Sys::dispatch(n, [&](auto pol) {
-            return thrust::transform(pol, level.begin(), level.end(), offsets.begin(), CountMovesFn{at_});
-        });
-        Sys::dispatch(
-            n, [&](auto pol) { return thrust::exclusive_scan(pol, offsets.begin(), offsets.end(), offsets.begin()); });
-        std::vector<uint64_t> host_offsets(n + 1);
-        thrust::copy(offsets.begin(), offsets.end(), host_offsets.begin());
-        const uint64_t children = host_offsets[n];
+        Vec<uint64_t> offsets;
+        std::vector<uint64_t> host_offsets;
+        const uint64_t children = share_offsets(level, PassShare{}, offsets, host_offsets);
 
         // Passes for the expected distinct children (DistinctRatio, with a
         // margin); a pass that overflows anyway restarts the ply with twice
         // as many.
         const double expected = double(children) * ratio_.estimate() * 1.25;
-        check_fit(n, last ? 0.0 : expected);
+        check_fit(level.size(), last ? 0.0 : expected);
         int bits = 0;
         while (bits < MAX_PARTITION_BITS && expected / double(uint64_t(1) << bits) > double(pass_cap_)) ++bits;
         for (;; ++bits) {
@@ -222,16 +204,19 @@ class Pipeline : public Expander {
             Vec<uint64_t> next_counts;
             Tally sum;
             bool fits = true;
-            for (uint64_t part = 0; fits && part < (uint64_t(1) << bits); ++part) {
-                fits = run_pass(level, counts, offsets, host_offsets, InPartition{bits, part}, next, next_counts);
+            const uint32_t shares = uint32_t(1) << bits;
+            for (uint32_t pass = 0; fits && pass < shares; ++pass) {
+                const PassShare share{chess::Zobrist{thrust::raw_pointer_cast(pass_data_.data())}, pass, shares};
+                if (shares > 1) share_offsets(level, share, offsets, host_offsets);
+                fits = run_pass(level, counts, offsets, host_offsets, share, next, next_counts);
                 if (fits && last) {  // classify the pass, then let it go
                     sum = TallyPlus{}(sum, tally(next, next_counts, next.size()));
                     Vec<Position>().swap(next);
                     Vec<uint64_t>().swap(next_counts);
                 }
             }
-            if (!fits) continue;  // a partition overflowed its buffer: split finer
-            passes = 1 << bits;
+            if (!fits) continue;  // a pass overflowed its buffer: split finer
+            passes = int(shares);
             if (last) {
                 *last = sum;
                 Vec<Position>().swap(level);
@@ -261,10 +246,26 @@ class Pipeline : public Expander {
                              " of device memory free; run it with --backend cpu, or on several ranks");
     }
 
-    // One partition: expand chunk by chunk, keep and merge the partition's
-    // children, then append its distinct positions. False on overflow.
+    // Each parent's children in the share, prefix-summed into `offsets`
+    // (on the device, and on the host for the chunking); returns their sum.
+    uint64_t share_offsets(const Vec<Position>& level, const PassShare& share, Vec<uint64_t>& offsets,
+                           std::vector<uint64_t>& host_offsets) const {
+        const uint64_t n = level.size();
+        offsets.assign(n + 1, 0);
+        Sys::dispatch(n, [&](auto pol) {
+            return thrust::transform(pol, level.begin(), level.end(), offsets.begin(), CountShareFn{at_, share});
+        });
+        Sys::dispatch(
+            n, [&](auto pol) { return thrust::exclusive_scan(pol, offsets.begin(), offsets.end(), offsets.begin()); });
+        host_offsets.resize(n + 1);
+        thrust::copy(offsets.begin(), offsets.end(), host_offsets.begin());
+        return host_offsets[n];
+    }
+
+    // One pass: make its children chunk by chunk and merge each chunk, then
+    // merge the pass and append its distinct positions. False on overflow.
     bool run_pass(const Vec<Position>& level, const Vec<uint64_t>& counts, const Vec<uint64_t>& offsets,
-                  const std::vector<uint64_t>& host_offsets, InPartition in_part, Vec<Position>& next,
+                  const std::vector<uint64_t>& host_offsets, const PassShare& share, Vec<Position>& next,
                   Vec<uint64_t>& next_counts) {
         Vec<Position> pass;
         Vec<uint64_t> pass_counts;
@@ -284,14 +285,15 @@ class Pipeline : public Expander {
                             thrust::raw_pointer_cast(chunk.data()),
                             thrust::raw_pointer_cast(chunk_counts.data()),
                             thrust::raw_pointer_cast(error_.data()),
-                            at_};
+                            at_,
+                            share};
             Sys::dispatch(size, [&](auto pol) {
                 return thrust::for_each(pol, thrust::counting_iterator<uint64_t>(a),
                                         thrust::counting_iterator<uint64_t>(b), expand);
             });
             if (uint32_t(error_[0]) != 0)
                 throw std::runtime_error("move generation disagreed with move counting while expanding the frontier");
-            const uint64_t kept = keep_and_merge(chunk, chunk_counts, in_part);
+            const uint64_t kept = merge(chunk, chunk_counts, size);
             if (pass.size() + kept > pass_cap_) return false;
             append(pass, pass_counts, chunk, chunk_counts, kept);
             a = b;
@@ -299,19 +301,6 @@ class Pipeline : public Expander {
         const uint64_t distinct = merge(pass, pass_counts, pass.size());
         append(next, next_counts, pass, pass_counts, distinct);
         return true;
-    }
-
-    // Moves the partition's records to the front, merges equal positions;
-    // returns how many distinct records lead the buffers.
-    uint64_t keep_and_merge(Vec<Position>& pos, Vec<uint64_t>& cnt, InPartition in_part) const {
-        uint64_t size = pos.size();
-        if (in_part.bits > 0) {
-            auto first = thrust::make_zip_iterator(thrust::make_tuple(pos.begin(), cnt.begin()));
-            size = Sys::dispatch(
-                       size, [&](auto pol) { return thrust::stable_partition(pol, first, first + size, in_part); }) -
-                   first;
-        }
-        return merge(pos, cnt, size);
     }
 
     uint64_t merge(Vec<Position>& pos, Vec<uint64_t>& cnt, uint64_t size) const {
@@ -347,6 +336,7 @@ class Pipeline : public Expander {
 
     Attacks at_;
     Vec<uint32_t> error_;  // set by ExpandFn when generation and counting disagree
+    Vec<chess::ZobristData> pass_data_;  // PASS_SEED's keys, which choose each child's pass
     Vec<Position> level_;  // the frontier held
     Vec<uint64_t> counts_;
     uint64_t budget_, capacity_;
