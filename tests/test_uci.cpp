@@ -145,6 +145,16 @@ TEST(Uci, BadCommandsGetOneInfoLineAndTheEngineReadsOn) {
     EXPECT_TRUE(r.out.ends_with("\nNodes searched: 20\n\n")) << r.out;  // the start position, unchanged
 }
 
+// With Hash set, a deep count's work units are bounded by it too (a split
+// no deeper than they fit in): the count is still exact, here position 3
+// at depth 7 (the deep engine's threshold) with Hash 1.
+TEST(Uci, CountWithASmallHashIsExact) {
+    const auto r = uci("setoption name Hash value 1\nsetoption name Threads value 1\n"
+                       "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\ngo perft 7\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 178633661\n\n")) << r.out;
+}
+
 // A table larger than the free memory, a device fault: one info string in
 // UCI's words, a line to wait for, and the next go counts.
 TEST(Uci, RunTimeErrorsAreInfoStringsAndTheEngineReadsOn) {

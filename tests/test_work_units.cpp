@@ -117,3 +117,27 @@ TEST(HostTable, ExactKeysAndClearingWhenFull) {
     EXPECT_TRUE(table.find(w.positions[3], 4) == u128(103));
     EXPECT_FALSE(gperft::HostTable(0).enabled());
 }
+
+// A memory bound on the work units (UCI's Hash): the deepest split whose
+// estimated positions, at UNIT_MERGE_BYTES each, fit; never deeper than the
+// automatic split; none when not even one ply fits.
+TEST(WorkUnits, SplitWithinAMemoryBound) {
+    const Position start = parse_fen(START_FEN);
+    const Position kiwipete = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    using gperft::Backend;
+    for (const auto& [root, mb] : {std::pair<Position, size_t>{start, 1}, {start, 4096}, {kiwipete, 1}, {kiwipete, 0}}) {
+        const int split = gperft::split_within(root, 9, Backend::Cpu, mb);
+        EXPECT_LE(split, gperft::auto_split(9, Backend::Cpu));
+        const double bytes = double(mb) * double(1 << 20);
+        if (split > 0) {
+            EXPECT_LE(gperft::estimated_perft(root, split) * gperft::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
+        }
+        if (split < gperft::auto_split(9, Backend::Cpu)) {
+            EXPECT_GT(gperft::estimated_perft(root, split + 1) * gperft::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
+        }
+    }
+    EXPECT_EQ(gperft::split_within(start, 9, Backend::Cpu, 1), 2);  // 8,902 positions at ply 3 take 5 MiB
+    EXPECT_EQ(gperft::split_within(start, 9, Backend::Cpu, 4096), gperft::auto_split(9, Backend::Cpu));
+    EXPECT_EQ(gperft::split_within(kiwipete, 9, Backend::Cpu, 0), 0);
+    EXPECT_EQ(gperft::split_within(start, 6, Backend::Cpu, 4096), 0);  // below the deep engine: no units
+}

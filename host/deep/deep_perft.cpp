@@ -121,8 +121,8 @@ void fit_run_memory(const Position& root, int depth, int split, const DeepOption
                          plan.counter.hash_mb, used);
     }
     // Everything the run holds at once: its tables and the positions at the
-    // split depth while they are merged into work units (about 600 bytes each).
-    const double unit_mb = split > 0 ? estimated_perft(root, split) * 600.0 / double(1 << 20) : 0;
+    // split depth while they are merged into work units.
+    const double unit_mb = split > 0 ? estimated_perft(root, split) * UNIT_MERGE_BYTES / double(1 << 20) : 0;
     const double cpu_mb = plan.counter.backend == Backend::Cpu ? double(std::max(plan.counter.hash_mb, 0LL)) : 0;
     const double total_mb = cpu_mb + double(plan.host_hash_mb) + unit_mb;
     const size_t free_mb = machine::available_mb() / size_t(sharers);
@@ -179,6 +179,12 @@ CounterPlan plan_counter(int depth, const DeepOptions& o) {
                      : backend == Backend::Cpu || o.stats ? 0
                                                : auto_host_hash_mb(depth, sharers);
     return p;
+}
+
+int split_within(const Position& root, int depth, Backend resolved, size_t mb) {
+    int split = auto_split(depth, resolved);
+    while (split > 0 && estimated_perft(root, split) * UNIT_MERGE_BYTES > double(mb) * double(1 << 20)) --split;
+    return split;
 }
 
 int plan_split(int depth, Backend resolved, const DeepOptions& o) {

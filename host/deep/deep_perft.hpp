@@ -82,6 +82,13 @@ void fit_run_memory(const chess::Position& root, int depth, int split, const Dee
 // Positions `plies` below root, an upper estimate (exact to 3 plies).
 double estimated_perft(const chess::Position& root, int plies);
 
+// The deepest split, up to the automatic one, whose work units (the
+// positions at the split while they are merged, UNIT_MERGE_BYTES each,
+// estimated_perft of them) fit in `mb` MiB: 0 when not even one ply does.
+// For a run whose every merge a memory size bounds (UCI's Hash).
+constexpr double UNIT_MERGE_BYTES = 600.0;
+int split_within(const chess::Position& root, int depth, Backend resolved, size_t mb);
+
 // The split depth: --split, else the automatic one (at least 1 when there
 // is a journal, which records units). Throws std::invalid_argument when it
 // is deeper than `depth`.
