@@ -5,6 +5,7 @@
 // cleanly is named once by rank 0, one that crashes or is killed ends the
 // job without a table; with --journal, a killed rank's job resumed. Skips (visibly) without mpirun or without MPI.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <regex>
 
@@ -217,4 +218,32 @@ TEST_F(MpiUnique, JournaledRunResumesAfterAKilledRank) {
     const ProcessResult alone = run_gperft(args + "--journal " + journal + ".rank0");
     EXPECT_EQ(alone.status, 2);
     EXPECT_TRUE(contains(alone.err, "rank 0 of " + std::to_string(RANKS))) << alone.err;
+}
+
+// With --journal every rank loads the whole ply before the last, a piece of
+// each rank's part a round (ALLGATHER_PIECE), into its own engine: past half
+// of --memory, into a file of its --work-dir. Ply 4 (72,078 positions, 2.2
+// MiB packed) under --memory 2 goes to disk in two rounds; the counts are
+// the single process's, which keeps ply 4 on disk too (24 passes, so that
+// one fits: a journaled distributed run takes max(--passes, ranks), not a
+// count sized by --memory). Without --work-dir the same budget is refused,
+// as in one process.
+TEST_F(MpiUnique, JournaledRunLoadsThePlyBeforeTheLastIntoItsWorkDir) {
+    TempFiles files;
+    const std::string dir = files("work");
+    ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+    const std::string journal = files("work.journal");
+    for (int r = 0; r < RANKS; ++r) files("work.journal.rank" + std::to_string(r));
+    const std::string args = "unique --depth 5 --json --memory 2 --passes 24" + CPU1;
+    const ProcessResult one = run_gperft(args + "--work-dir " + dir);
+    ASSERT_EQ(one.status, 0) << one.err;
+    const ProcessResult many = mpirun(args + "--work-dir " + dir + " --journal " + journal);
+    ASSERT_EQ(many.status, 0) << many.err;
+    const std::regex resumed_field(", \"passes_resumed\": [0-9]+");
+    EXPECT_EQ(std::regex_replace(without_seconds(many.out), resumed_field, ""), without_seconds(one.out));
+    const ProcessResult in_memory = mpirun(args + "--journal " + journal + ".2");
+    files("work.journal.2");
+    for (int r = 0; r < RANKS; ++r) files("work.journal.2.rank" + std::to_string(r));
+    EXPECT_NE(in_memory.status, 0);
+    EXPECT_TRUE(contains(in_memory.err, "cannot hold this ply's frontiers")) << in_memory.err;
 }

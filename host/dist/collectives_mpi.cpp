@@ -76,6 +76,21 @@ std::vector<FrontierRecord> gather_records(const Session& s, const std::vector<F
     return all;
 }
 
+std::vector<FrontierRecord> allgatherv_records(const Session& s, const std::vector<FrontierRecord>& mine) {
+    const MPI_Comm comm = communicator(s);
+    if (mine.size() > INT_MAX) throw MpiError("frontier all-gather: more than 2^31 records on one rank");
+    const int count = int(mine.size());
+    std::vector<int> counts(size_t(s.size()), 0);
+    check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm), "MPI_Allgather of record counts");
+    const std::vector<int> displ = displacements(counts, "all-gather");
+    std::vector<FrontierRecord> all(size_t(displ.back()) + size_t(counts.back()));
+    const RecordType record;
+    check_mpi(MPI_Allgatherv(mine.data(), count, record.get(), all.data(), counts.data(), displ.data(), record.get(),
+                             comm),
+              "MPI_Allgatherv of frontier records");
+    return all;
+}
+
 std::vector<uint64_t> allgather_words(const Session& s, const std::vector<uint64_t>& mine) {
     std::vector<uint64_t> all(mine.size() * size_t(s.size()));
     check_mpi(MPI_Allgather(mine.data(), int(mine.size()), MPI_UINT64_T, all.data(), int(mine.size()), MPI_UINT64_T,

@@ -133,13 +133,9 @@ std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::E
         return frontier::run_plies(expander, start, depth, exchange.get(), final_part);
     frontier::Frontier part;
     std::vector<PlyCounts> plies = frontier::run_plies(expander, start, depth - 1, exchange.get(), &part);
-    frontier::Frontier whole = allgather_frontier(s, part);
+    allgather_into(s, part, expander);
     part = {};
-    const PlyCounts mine = on_every_rank(s, [&] {
-        expander.load(whole);
-        whole = {};
-        return expander.expand_last(depth);
-    });
+    const PlyCounts mine = on_every_rank(s, [&] { return expander.expand_last(depth); });
     plies.push_back(exchange->sum(mine));
     return plies;
 }

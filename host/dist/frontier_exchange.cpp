@@ -1,9 +1,13 @@
 #include "dist/frontier_exchange.hpp"
 
+#include <algorithm>
+#include <exception>
+
 #include "chess/identity.hpp"
 #include "deep/count_math.hpp"
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
+#include "dist/dist_unique.hpp"
 
 namespace gperft::dist {
 
@@ -60,11 +64,30 @@ frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& p
     return from_records(detail::gather_records(s, to_records(part, 1)));
 }
 
-frontier::Frontier allgather_frontier(const Session& s, const frontier::Frontier& part) {
-    if (!s.distributed()) return part;
-    const int ranks = s.size();
-    return from_records(detail::alltoallv_records(s, to_records(part, ranks),
-                                                  std::vector<uint64_t>(size_t(ranks), part.positions.size())));
+void allgather_into(const Session& s, const frontier::Frontier& part, frontier::Expander& expander) {
+    if (!s.distributed()) return expander.load(part);
+    const uint64_t n = part.positions.size();
+    uint64_t total = 0, most = 0;
+    for (uint64_t size : detail::allgather_words(s, {n})) total += size, most = std::max(most, size);
+    std::exception_ptr failure;
+    const auto attempt = [&](auto&& f) {
+        if (failure) return;
+        try {
+            f();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    };
+    attempt([&] { expander.begin_load(total); });
+    for (uint64_t at = 0; at < most; at += ALLGATHER_PIECE) {
+        frontier::Frontier piece;
+        const uint64_t a = std::min(at, n), b = std::min(at + ALLGATHER_PIECE, n);
+        piece.positions.assign(part.positions.begin() + long(a), part.positions.begin() + long(b));
+        piece.counts.assign(part.counts.begin() + long(a), part.counts.begin() + long(b));
+        const frontier::Frontier all = from_records(detail::allgatherv_records(s, to_records(piece, 1)));
+        attempt([&] { expander.append(all); });
+    }
+    agree_on_failure(s, failure);
 }
 
 FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part) {

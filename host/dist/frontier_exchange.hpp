@@ -40,8 +40,14 @@ FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part)
 // own order); an empty frontier on the other ranks.
 frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& part);
 
-// Collective: every rank's `part` on every rank, rank after rank.
-frontier::Frontier allgather_frontier(const Session& s, const frontier::Frontier& part);
+// Collective: every rank's `part`, rank after rank, loaded into `expander`
+// on every rank (Expander::begin_load, then append), ALLGATHER_PIECE
+// positions of each rank's part a round, so that no rank holds the whole
+// frontier in host memory at once: the CPU engine writes a large one to its
+// work directory. A failure to load on any rank throws on every rank, after
+// the last round.
+constexpr uint64_t ALLGATHER_PIECE = uint64_t(1) << 14;
+void allgather_into(const Session& s, const frontier::Frontier& part, frontier::Expander& expander);
 
 // One record of the exchange: 80 bytes of raw words.
 struct alignas(16) FrontierRecord {
@@ -61,6 +67,8 @@ std::vector<FrontierRecord> alltoallv_records(const Session& s, const std::vecto
 std::vector<uint64_t> allgather_words(const Session& s, const std::vector<uint64_t>& mine);
 // Every rank's `mine` on rank 0, in rank order; nothing on the others.
 std::vector<FrontierRecord> gather_records(const Session& s, const std::vector<FrontierRecord>& mine);
+// Every rank's `mine` on every rank, in rank order.
+std::vector<FrontierRecord> allgatherv_records(const Session& s, const std::vector<FrontierRecord>& mine);
 }  // namespace detail
 
 }  // namespace gperft::dist

@@ -69,6 +69,7 @@ std::vector<FrontierRecord> alltoallv_records(const Session&, const std::vector<
 }
 std::vector<uint64_t> allgather_words(const Session&, const std::vector<uint64_t>&) { no_mpi(); }
 std::vector<FrontierRecord> gather_records(const Session&, const std::vector<FrontierRecord>&) { no_mpi(); }
+std::vector<FrontierRecord> allgatherv_records(const Session&, const std::vector<FrontierRecord>&) { no_mpi(); }
 }  // namespace detail
 
 }  // namespace gperft::dist

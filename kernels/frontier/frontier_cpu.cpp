@@ -319,16 +319,36 @@ class CpuExpander : public Expander {
           pass_keys_{pass_data_.get()} {}
 
     void load(const Frontier& f) override {
+        begin_load(f.positions.size());
+        append(f);
+    }
+
+    // A frontier that would take more than half the budget goes to a file
+    // of the work directory, when there is one.
+    void begin_load(uint64_t total) override {
         file_.reset();
-        frontier_.assign(f.positions.size(), Entry{});
-        for (size_t i = 0; i < f.positions.size(); ++i) {
-            const Position& p = f.positions[i];
+        std::vector<Entry>().swap(frontier_);
+        if (!work_dir_.empty() && total * ENTRY_BYTES > budget_ / 2) file_ = std::make_unique<FrontierFile>(work_dir_, total);
+        else frontier_.reserve(total);
+    }
+
+    void append(const Frontier& piece) override {
+        std::vector<Entry> packed(piece.positions.size());
+        for (size_t i = 0; i < packed.size(); ++i) {
+            const Position& p = piece.positions[i];
             if (chess::popcount(p.occupied()) > chess::PACKED_MAX_MEN)
                 throw std::invalid_argument("unique: a position with more than " +
                                             std::to_string(chess::PACKED_MAX_MEN) + " men cannot be counted");
-            if (i == 0) chess960_ = p.chess960;
-            frontier_[i] = {chess::pack(p), f.counts[i]};
+            if (i == 0 && parents() == 0) chess960_ = p.chess960;
+            packed[i] = {chess::pack(p), piece.counts[i]};
         }
+        if (!file_) {
+            frontier_.insert(frontier_.end(), packed.begin(), packed.end());
+            return;
+        }
+        const uint64_t at = file_->size();
+        file_->set_size(at + packed.size());
+        file_->write(at, packed.data(), packed.size());
     }
 
     void take(Frontier& f) override {

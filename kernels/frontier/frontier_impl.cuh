@@ -295,11 +295,11 @@ class Pipeline : public Expander {
                 throw std::runtime_error("move generation disagreed with move counting while expanding the frontier");
             const uint64_t kept = merge(chunk, chunk_counts, size);
             if (pass.size() + kept > pass_cap_) return false;
-            append(pass, pass_counts, chunk, chunk_counts, kept);
+            append_records(pass, pass_counts, chunk, chunk_counts, kept);
             a = b;
         }
         const uint64_t distinct = merge(pass, pass_counts, pass.size());
-        append(next, next_counts, pass, pass_counts, distinct);
+        append_records(next, next_counts, pass, pass_counts, distinct);
         return true;
     }
 
@@ -323,7 +323,7 @@ class Pipeline : public Expander {
         return distinct;
     }
 
-    static void append(Vec<Position>& dst, Vec<uint64_t>& dst_counts, const Vec<Position>& src,
+    static void append_records(Vec<Position>& dst, Vec<uint64_t>& dst_counts, const Vec<Position>& src,
                        const Vec<uint64_t>& src_counts, uint64_t n) {
         const uint64_t at = dst.size();
         dst.resize(at + n);
