@@ -20,12 +20,11 @@ int frontier_owner(const Position& canon, int ranks) {
 
 namespace {
 
-// `part` as records, `copies` times over (one copy for each receiving rank).
-std::vector<FrontierRecord> to_records(const frontier::Frontier& part, int copies) {
+// Positions [a, b) of `part` as records.
+std::vector<FrontierRecord> to_records(const frontier::Frontier& part, size_t a, size_t b) {
     std::vector<FrontierRecord> out;
-    out.reserve(part.positions.size() * size_t(copies));
-    for (int c = 0; c < copies; ++c)
-        for (size_t i = 0; i < part.positions.size(); ++i) out.push_back({part.positions[i], part.counts[i], 0});
+    out.reserve(b - a);
+    for (size_t i = a; i < b; ++i) out.push_back({part.positions[i], part.counts[i], 0});
     return out;
 }
 
@@ -61,7 +60,7 @@ void exchange_frontier(const Session& s, frontier::Frontier& part) {
 
 frontier::Frontier gather_frontier(const Session& s, const frontier::Frontier& part) {
     if (!s.distributed()) return part;
-    return from_records(detail::gather_records(s, to_records(part, 1)));
+    return from_records(detail::gather_records(s, to_records(part, 0, part.positions.size())));
 }
 
 void allgather_into(const Session& s, const frontier::Frontier& part, frontier::Expander& expander) {
@@ -80,11 +79,8 @@ void allgather_into(const Session& s, const frontier::Frontier& part, frontier::
     };
     attempt([&] { expander.begin_load(total); });
     for (uint64_t at = 0; at < most; at += ALLGATHER_PIECE) {
-        frontier::Frontier piece;
         const uint64_t a = std::min(at, n), b = std::min(at + ALLGATHER_PIECE, n);
-        piece.positions.assign(part.positions.begin() + long(a), part.positions.begin() + long(b));
-        piece.counts.assign(part.counts.begin() + long(a), part.counts.begin() + long(b));
-        const frontier::Frontier all = from_records(detail::allgatherv_records(s, to_records(piece, 1)));
+        const frontier::Frontier all = from_records(detail::allgatherv_records(s, to_records(part, a, b)));
         attempt([&] { expander.append(all); });
     }
     agree_on_failure(s, failure);

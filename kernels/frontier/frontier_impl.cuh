@@ -43,7 +43,6 @@ constexpr uint64_t RECORD_BYTES = sizeof(Position) + sizeof(uint64_t);
 constexpr uint64_t MIN_CAPACITY = 4096;
 constexpr int MAX_PARTITION_BITS = 16;
 
-
 // Per-ply classification, summed over the frontier.
 struct Tally {
     uint64_t distinct = 0, in_check = 0, mates = 0, stalemates = 0, insufficient = 0, en_passant = 0, castling = 0;
