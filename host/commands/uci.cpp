@@ -233,14 +233,14 @@ void position(UciState& st, std::istringstream& in) {
 
 PerftResult count(const UciState& st, int depth) {
     DeepOptions d;
-    d.backend = st.backend;
+    d.backend = resolve_backend(st.backend);
     d.threads = st.threads;
     if (st.hash_mb) {
         // Hash bounds what the count merges: the table, and the work units
         // (a split no deeper than they fit in); no lossless host table.
         d.hash_mb = (long long)st.hash_mb;
         d.host_hash_mb = 0;
-        d.split = split_within(st.position, depth, resolve_backend(st.backend), st.hash_mb);
+        d.split = split_within(st.position, depth, d.backend, st.hash_mb);
     }
     return perft_at_depth(st.position, depth, d);
 }

@@ -132,20 +132,9 @@ class Expander {
     virtual void load(const Frontier& f) = 0;
     // The same, piece by piece: begin_load with the number of positions,
     // then append until all are given. An engine may keep the frontier past
-    // host memory (the CPU engine's work directory); by default the pieces
-    // are gathered and loaded at once.
-    virtual void begin_load(uint64_t total) {
-        pending_ = {};
-        pending_total_ = total;
-        pending_.positions.reserve(total);
-        pending_.counts.reserve(total);
-        if (total == 0) load(pending_);
-    }
-    virtual void append(const Frontier& piece) {
-        pending_.positions.insert(pending_.positions.end(), piece.positions.begin(), piece.positions.end());
-        pending_.counts.insert(pending_.counts.end(), piece.counts.begin(), piece.counts.end());
-        if (pending_.positions.size() == pending_total_) load(pending_), pending_ = {};
-    }
+    // host memory (the CPU engine's work directory).
+    virtual void begin_load(uint64_t total) = 0;
+    virtual void append(const Frontier& piece) = 0;
     // Moves the frontier held out into `f` (host memory), leaving none.
     virtual void take(Frontier& f) = 0;
     // Replaces the frontier with its children, each distinct position once
@@ -159,10 +148,6 @@ class Expander {
         const int passes = expand();
         return classify(ply, passes);
     }
-
-   private:
-    Frontier pending_;  // begin_load's pieces so far
-    uint64_t pending_total_ = 0;
 };
 
 // Throws std::runtime_error, naming the sizes, when `dir` (a work

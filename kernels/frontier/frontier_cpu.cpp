@@ -323,32 +323,30 @@ class CpuExpander : public Expander {
         append(f);
     }
 
-    // A frontier that would take more than half the budget goes to a file
-    // of the work directory, when there is one.
     void begin_load(uint64_t total) override {
         file_.reset();
         std::vector<Entry>().swap(frontier_);
-        if (!work_dir_.empty() && total * ENTRY_BYTES > budget_ / 2) file_ = std::make_unique<FrontierFile>(work_dir_, total);
+        if (wants_file(total * ENTRY_BYTES)) file_ = std::make_unique<FrontierFile>(work_dir_, total);
         else frontier_.reserve(total);
     }
 
     void append(const Frontier& piece) override {
-        std::vector<Entry> packed(piece.positions.size());
-        for (size_t i = 0; i < packed.size(); ++i) {
+        const uint64_t n = piece.positions.size(), at = parents();
+        std::vector<Entry> written;  // the piece, packed, when it goes to the file
+        if (file_) written.resize(n);
+        else frontier_.resize(at + n);
+        Entry* out = file_ ? written.data() : frontier_.data() + at;
+        for (uint64_t i = 0; i < n; ++i) {
             const Position& p = piece.positions[i];
             if (chess::popcount(p.occupied()) > chess::PACKED_MAX_MEN)
                 throw std::invalid_argument("unique: a position with more than " +
                                             std::to_string(chess::PACKED_MAX_MEN) + " men cannot be counted");
-            if (i == 0 && parents() == 0) chess960_ = p.chess960;
-            packed[i] = {chess::pack(p), piece.counts[i]};
+            if (at + i == 0) chess960_ = p.chess960;
+            out[i] = {chess::pack(p), piece.counts[i]};
         }
-        if (!file_) {
-            frontier_.insert(frontier_.end(), packed.begin(), packed.end());
-            return;
-        }
-        const uint64_t at = file_->size();
-        file_->set_size(at + packed.size());
-        file_->write(at, packed.data(), packed.size());
+        if (!file_) return;
+        file_->set_size(at + n);
+        file_->write(at, written.data(), n);
     }
 
     void take(Frontier& f) override {
@@ -390,6 +388,10 @@ class CpuExpander : public Expander {
 
    private:
     uint64_t parents() const { return file_ ? file_->size() : frontier_.size(); }
+    // A frontier of `bytes` (with what it is held beside) that would take
+    // more than half the budget goes to a file of the work directory, when
+    // there is one.
+    bool wants_file(uint64_t bytes) const { return !work_dir_.empty() && bytes > budget_ / 2; }
 
     // Calls f(entries, first, n) over the frontier: at once when it is in
     // memory, else a chunk at a time, the next chunk read while f runs.
@@ -424,9 +426,7 @@ class CpuExpander : public Expander {
         const double expected = double(children) * ratio_.estimate();
         const uint64_t next_bytes = keep ? uint64_t(expected * PLAN_MARGIN) * ENTRY_BYTES : 0;
         const uint64_t parent_bytes = file_ ? 2 * chunk_ * ENTRY_BYTES : frontier_.size() * ENTRY_BYTES;
-        // A next frontier that would take more than half the budget beside
-        // its parents goes to the work directory, when there is one.
-        const bool to_file = keep && !work_dir_.empty() && parent_bytes + next_bytes > budget_ / 2;
+        const bool to_file = keep && wants_file(parent_bytes + next_bytes);
         const uint64_t fixed = parent_bytes + (to_file ? 0 : next_bytes);
         const double tables = expected * PLAN_MARGIN * double(keep ? sizeof(Entry) : sizeof(KeyEntry)) / PLAN_LOAD;
         if (fixed + MIB / 2 > budget_)

@@ -128,10 +128,20 @@ class Pipeline : public Expander {
     }
 
     void load(const Frontier& f) override {
-        level_.resize(f.positions.size());
-        counts_.resize(f.counts.size());
-        thrust::copy(f.positions.begin(), f.positions.end(), level_.begin());
-        thrust::copy(f.counts.begin(), f.counts.end(), counts_.begin());
+        begin_load(f.positions.size());
+        append(f);
+    }
+
+    void begin_load(uint64_t total) override {
+        level_.resize(total);
+        counts_.resize(total);
+        loaded_ = 0;
+    }
+
+    void append(const Frontier& piece) override {
+        thrust::copy(piece.positions.begin(), piece.positions.end(), level_.begin() + loaded_);
+        thrust::copy(piece.counts.begin(), piece.counts.end(), counts_.begin() + loaded_);
+        loaded_ += piece.positions.size();
     }
 
     void take(Frontier& f) override {
@@ -323,7 +333,7 @@ class Pipeline : public Expander {
     }
 
     static void append_records(Vec<Position>& dst, Vec<uint64_t>& dst_counts, const Vec<Position>& src,
-                       const Vec<uint64_t>& src_counts, uint64_t n) {
+                               const Vec<uint64_t>& src_counts, uint64_t n) {
         const uint64_t at = dst.size();
         dst.resize(at + n);
         dst_counts.resize(at + n);
@@ -338,6 +348,7 @@ class Pipeline : public Expander {
     Vec<chess::ZobristData> pass_data_;  // PASS_SEED's keys, which choose each child's pass
     Vec<Position> level_;  // the frontier held
     Vec<uint64_t> counts_;
+    uint64_t loaded_ = 0;  // positions given since begin_load
     uint64_t budget_, capacity_;
     uint64_t chunk_cap_, pass_cap_;
     DistinctRatio ratio_;
