@@ -16,10 +16,12 @@ Usage:
   bench/leaderboard.py [--seconds 60] [--json results/leaderboard.json]
       [--engine "gperft=uci:build/gperft uci"] [--engine "stockfish=uci:/usr/games/stockfish"]
       [--engine "NAME=cmd:PATH {fen} {depth}"] [--modes 1t-1mb,1t-4gb,all-1mb,all-4gb]
+      [--engine-modes NAME=MODES]
 
 A one-shot engine's total is the last integer of its output (or the first
 group of --total-regex NAME=REGEX). Peers are built by hand outside the
-repository and taken by path.
+repository and taken by path. --engine-modes NAME=1t-1mb runs an engine in
+those modes only (one with neither threads nor a table runs the same in all).
 """
 import argparse
 import datetime
@@ -116,12 +118,18 @@ def main():
     ap.add_argument("--engine", action="append", default=[])
     ap.add_argument("--total-regex", action="append", default=[])
     ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--engine-modes", action="append", default=[])
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--json")
     a = ap.parse_args()
     engines = a.engine or [f"gperft=uci:{os.path.join(ROOT, 'build', 'gperft')} uci",
                            "stockfish=uci:/usr/games/stockfish"]
     regexes = dict(r.split("=", 1) for r in a.total_regex)
+    engine_modes = dict(r.split("=", 1) for r in a.engine_modes)
+    for modes in [a.modes, *engine_modes.values()]:
+        for mode in modes.split(","):
+            if mode not in MODES:
+                ap.error(f"'{mode}' is not a mode: use {', '.join(MODES)}")
     report = {"benchmark": "perft leaderboard method: iterative deepening, time per position, four modes",
               "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -133,7 +141,7 @@ def main():
         name, rest = spec.split("=", 1)
         kind, command = rest.split(":", 1)
         report["engines"][name] = {"kind": kind, "command": command}
-        for mode in a.modes.split(","):
+        for mode in engine_modes.get(name, a.modes).split(","):
             threads, hash_mb = MODES[mode]
             uci_threads = threads or os.cpu_count()
             for pos, (fen, published) in POSITIONS.items():
