@@ -16,7 +16,7 @@ Usage:
   bench/leaderboard.py [--seconds 60] [--json results/leaderboard.json]
       [--engine "gperft=uci:build/gperft uci"] [--engine "stockfish=uci:/usr/games/stockfish"]
       [--engine "NAME=cmd:PATH {fen} {depth}"] [--modes 1t-1mb,1t-4gb,all-1mb,all-4gb]
-      [--engine-modes NAME=MODES]
+      [--engine-modes NAME=MODES] [--engine-info NAME=TEXT] [--update]
 
 A one-shot engine's total is the last integer of its output (or the first
 group of --total-regex NAME=REGEX). Peers are built by hand outside the
@@ -28,6 +28,7 @@ import datetime
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -78,9 +79,15 @@ class OneShotEngine:
     def perft(self, fen, depth, timeout):
         cmd = self.template.format(fen=fen, depth=depth, threads=self.threads or os.cpu_count(),
                                    hash_mb=self.hash_mb)
+        # Its own process group, killed whole when the time runs out: a
+        # shell's child left running would steal the cores from what follows.
+        p = subprocess.Popen(cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             start_new_session=True)
         try:
-            out = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=timeout).stdout
+            out = p.communicate(timeout=timeout)[0]
         except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
             return None
         if self.total:
             m = self.total.search(out)
@@ -121,11 +128,15 @@ def main():
     ap.add_argument("--engine-modes", action="append", default=[])
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--json")
+    ap.add_argument("--engine-info", action="append", default=[], help="NAME=TEXT: how a peer was built")
+    ap.add_argument("--update", action="store_true",
+                    help="keep the --json file's rows of the engines not run now (each engine records its date)")
     a = ap.parse_args()
     engines = a.engine or [f"gperft=uci:{os.path.join(ROOT, 'build', 'gperft')} uci",
                            "stockfish=uci:/usr/games/stockfish"]
     regexes = dict(r.split("=", 1) for r in a.total_regex)
     engine_modes = dict(r.split("=", 1) for r in a.engine_modes)
+    infos = dict(r.split("=", 1) for r in a.engine_info)
     for modes in [a.modes, *engine_modes.values()]:
         for mode in modes.split(","):
             if mode not in MODES:
@@ -137,10 +148,24 @@ def main():
               "machine": machine(),
               "seconds_per_position": a.seconds, "engines": {}, "rows": []}
     agreed = {name: {} for name in POSITIONS}  # depth -> count, for positions without a table
+    if a.update and a.json and os.path.exists(a.json):
+        with open(a.json) as f:
+            old = json.load(f)
+        running = {spec.split("=", 1)[0] for spec in engines}
+        for name, e in old["engines"].items():
+            if name not in running:
+                report["engines"][name] = {"run_date": old["date"], "run_commit": old["commit"], **e}
+        report["rows"] = [r for r in old["rows"] if r["engine"] not in running]
+        for r in report["rows"]:  # the kept counts check the new engines' too
+            for depth, n, _ in r["depths"]:
+                agreed[r["position"]].setdefault(depth, n)
     for spec in engines:
         name, rest = spec.split("=", 1)
         kind, command = rest.split(":", 1)
-        report["engines"][name] = {"kind": kind, "command": command}
+        report["engines"][name] = {"run_date": report["date"], "run_commit": report["commit"], "kind": kind,
+                                   "command": command}
+        if name in infos:
+            report["engines"][name]["build"] = infos[name]
         for mode in engine_modes.get(name, a.modes).split(","):
             threads, hash_mb = MODES[mode]
             uci_threads = threads or os.cpu_count()
