@@ -128,13 +128,17 @@ struct BudgetTooSmall : std::runtime_error {
 class Expander {
    public:
     virtual ~Expander() = default;
-    // Replaces the frontier held (positions canonical, each at most once).
-    virtual void load(const Frontier& f) = 0;
-    // The same, piece by piece: begin_load with the number of positions,
-    // then append until all are given. An engine may keep the frontier past
-    // host memory (the CPU engine's work directory).
+    // Replaces the frontier held (positions canonical, each at most once)
+    // piece by piece: begin_load with the number of positions, then append
+    // until all are given. An engine may keep the frontier past host memory
+    // (the CPU engine's work directory).
     virtual void begin_load(uint64_t total) = 0;
     virtual void append(const Frontier& piece) = 0;
+    // The same in one piece.
+    void load(const Frontier& f) {
+        begin_load(f.positions.size());
+        append(f);
+    }
     // Moves the frontier held out into `f` (host memory), leaving none.
     virtual void take(Frontier& f) = 0;
     // Replaces the frontier with its children, each distinct position once

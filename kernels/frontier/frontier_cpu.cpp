@@ -318,11 +318,6 @@ class CpuExpander : public Expander {
           pass_data_(chess::build_zobrist_data(PASS_SEED)),
           pass_keys_{pass_data_.get()} {}
 
-    void load(const Frontier& f) override {
-        begin_load(f.positions.size());
-        append(f);
-    }
-
     void begin_load(uint64_t total) override {
         file_.reset();
         std::vector<Entry>().swap(frontier_);

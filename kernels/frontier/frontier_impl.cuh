@@ -127,11 +127,6 @@ class Pipeline : public Expander {
         pass_cap_ = std::max<uint64_t>(MIN_CAPACITY, budget / (RECORD_BYTES * 5));
     }
 
-    void load(const Frontier& f) override {
-        begin_load(f.positions.size());
-        append(f);
-    }
-
     void begin_load(uint64_t total) override {
         level_.resize(total);
         counts_.resize(total);
