@@ -4,10 +4,10 @@
 #   perft --stats beside plain perft (Kiwipete, depth 5),
 #   unique (start position, ply 5) beside perft(5),
 #   analyze --no-search over the CHA positions, 20 times (positions per second).
-# Usage: bench/analyzer_bench.sh [path/to/gperft]
+# Usage: bench/analyzer_bench.sh [path/to/perftide]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/gperft}
+bin=${1:-build/perftide}
 out_dir=${OUT:-results}
 mkdir -p "$out_dir"
 kiwipete="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -26,10 +26,10 @@ unique=$(seconds "$bin" unique --depth 5 --backend cpu)
 perft5=$(seconds "$bin" perft --depth 5 --backend cpu)
 for _ in $(seq 20); do  # 20 copies: enough positions to outweigh start-up
     grep -v '^#' tests/data/dead/chasolver-positions.txt | cut -c4-
-done > /tmp/gperft_cha_$$.fen
-count=$(wc -l < /tmp/gperft_cha_$$.fen)
-analyze=$(seconds "$bin" analyze --no-search --json --file /tmp/gperft_cha_$$.fen)
-rm -f /tmp/gperft_cha_$$.fen
+done > /tmp/perftide_cha_$$.fen
+count=$(wc -l < /tmp/perftide_cha_$$.fen)
+analyze=$(seconds "$bin" analyze --no-search --json --file /tmp/perftide_cha_$$.fen)
+rm -f /tmp/perftide_cha_$$.fen
 
 cat > "$out_dir/analyzer_bench.json" <<JSON
 {

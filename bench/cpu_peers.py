@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Single-thread perft, whole process, gperft against peer perfts side by side.
+"""Single-thread perft, whole process, perftide against peer perfts side by side.
 
 Each peer is a binary given by path, built by hand outside the repository:
 
@@ -12,10 +12,10 @@ counts only if it exits 0 and its output holds the expected count (gigantua
 checks the count itself: its exit status says whether it matched).
 
 Timing is the wall clock of the whole process (start-up included, as a user
-sees it), in alternating rounds: gperft, then every peer, per position, so
+sees it), in alternating rounds: perftide, then every peer, per position, so
 that drifts of a shared machine fall on all engines alike. The figure of
-record is the median over the rounds; ratios are gperft's speed over the
-peer's (above 1: gperft is faster). Writes results/cpu_peers.json.
+record is the median over the rounds; ratios are perftide's speed over the
+peer's (above 1: perftide is faster). Writes results/cpu_peers.json.
 """
 import argparse
 import json
@@ -89,7 +89,7 @@ def peer_engine(spec):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gperft", default="build/gperft")
+    ap.add_argument("--perftide", default="build/perftide")
     ap.add_argument("--peer", action="append", default=[], help="NAME=PATH [ARGS] (repeatable)")
     ap.add_argument("--peer-commit", action="append", default=[], help="NAME=COMMIT of a peer's source")
     ap.add_argument("--peer-options", action="append", default=[], help="NAME=TEXT: how the peer was built")
@@ -98,9 +98,9 @@ def main():
     ap.add_argument("--out", default="results/cpu_peers.json")
     args = ap.parse_args()
 
-    gperft = Engine("gperft", shlex.quote(args.gperft) +
+    perftide = Engine("perftide", shlex.quote(args.perftide) +
                     " perft --backend cpu --threads 1 --split 0 --hash 0 --quiet --depth {depth} --fen {fen_arg}")
-    engines, paths = [gperft], {"gperft": args.gperft}
+    engines, paths = [perftide], {"perftide": args.perftide}
     for spec in args.peer:
         e, path = peer_engine(spec)
         engines.append(e)
@@ -122,14 +122,14 @@ def main():
     rows = []
     for name, fen, depth, nodes in positions:
         row = {"position": name, "fen": fen, "depth": depth, "nodes": nodes, "engines": {}}
-        g = statistics.median(times[("gperft", name)])
+        g = statistics.median(times[("perftide", name)])
         for e in engines:
             t = times[(e.name, name)]
             m = statistics.median(t)
             row["engines"][e.name] = {"median_seconds": round(m, 4), "seconds": [round(x, 4) for x in t],
                                       "mnps": round(nodes / m / 1e6, 1)}
-            if e.name != "gperft":
-                row["engines"][e.name]["gperft_speed_ratio"] = round(m / g, 3)
+            if e.name != "perftide":
+                row["engines"][e.name]["perftide_speed_ratio"] = round(m / g, 3)
         rows.append(row)
         print("%-14s " % name + "  ".join("%s %.3f s" % (e.name, statistics.median(times[(e.name, name)]))
                                           for e in engines))
@@ -137,13 +137,13 @@ def main():
     peers = [{"name": e.name, "path": paths[e.name], "commit": commits.get(e.name, "unknown"),
               "options": options.get(e.name, ""), "command": e.command} for e in engines[1:]]
     out = {
-        "benchmark": "single-thread perft, whole process, gperft against peers",
+        "benchmark": "single-thread perft, whole process, perftide against peers",
         "date": time.strftime("%Y-%m-%d"),
         "commit": git_commit("."),
         "machine": machine(),
-        "method": "wall clock of the whole process; alternating rounds (gperft then each peer, per position); "
-                  "median over %d rounds; gperft_speed_ratio = peer median / gperft median" % args.rounds,
-        "gperft_command": gperft.command,
+        "method": "wall clock of the whole process; alternating rounds (perftide then each peer, per position); "
+                  "median over %d rounds; perftide_speed_ratio = peer median / perftide median" % args.rounds,
+        "perftide_command": perftide.command,
         "peers": peers,
         "rows": rows,
     }

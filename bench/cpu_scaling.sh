@@ -4,13 +4,13 @@
 # on all threads without and with the transposition table (the automatic
 # size). Wall seconds of the whole process, best of REPEAT runs (perft 8
 # without a table takes about a minute a run on two cores).
-# Usage: bench/cpu_scaling.sh [gperft binary] [repeat]   -> results/cpu_scaling.json
+# Usage: bench/cpu_scaling.sh [perftide binary] [repeat]   -> results/cpu_scaling.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/gperft}
+bin=${1:-build/perftide}
 repeat=${2:-3}
 
-best_wall() {  # best wall seconds of $repeat runs of: gperft "$@"
+best_wall() {  # best wall seconds of $repeat runs of: perftide "$@"
   local best=""
   for _ in $(seq "$repeat"); do
     local t0 t

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""gperft analyze's four modes (full, quick, fast, no-search) on the 65,536
+"""perftide analyze's four modes (full, quick, fast, no-search) on the 65,536
 Lichess positions of tests/data/dead/chasolver-lichess.txt, one thread, both
 sides of every position: whole-process CPU seconds and peak memory, the sides
 each mode decides, and every answer checked against the file's verdicts
 (a "cannot mate" where the file says the side can is wrong; so is a helpmate
 where it says the side cannot). Writes results/dead_modes.json.
 
-Usage: dead_modes.py [--gperft build/gperft] [--rounds N] [--out FILE]
+Usage: dead_modes.py [--perftide build/perftide] [--rounds N] [--out FILE]
 """
 import argparse
 import json
@@ -34,11 +34,11 @@ def positions():
     return labels, fens
 
 
-def run(gperft, args, fen_file):
+def run(perftide, args, fen_file):
     """CPU seconds (user + system of the child), peak KB, the JSON rows."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryFile() as out:
-        subprocess.run([gperft, "analyze", "--json", "--threads", "1", "--file", fen_file] + args,
+        subprocess.run([perftide, "analyze", "--json", "--threads", "1", "--file", fen_file] + args,
                        stdout=out, check=True)
         out.seek(0)
         rows = [json.loads(line) for line in out]
@@ -64,7 +64,7 @@ def score(labels, rows):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--gperft", default=os.path.join(ROOT, "build/gperft"))
+    ap.add_argument("--perftide", default=os.path.join(ROOT, "build/perftide"))
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "results/dead_modes.json"))
     a = ap.parse_args()
@@ -76,7 +76,7 @@ def main():
     try:
         for r in range(a.rounds):
             for mode, args in MODES.items():
-                cpu, peak, rows = run(a.gperft, args, fen_file)
+                cpu, peak, rows = run(a.perftide, args, fen_file)
                 assert len(rows) == len(fens), (mode, len(rows))
                 best = results.get(mode)
                 if best is None or cpu < best["cpu_seconds"]:

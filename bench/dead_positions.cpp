@@ -22,7 +22,7 @@
 
 namespace {
 
-using namespace gperft::analysis;
+using namespace perftide::analysis;
 
 std::string command_output(const std::string& cmd) {
     std::string out;
@@ -91,7 +91,7 @@ std::string open_positions(const MateBudget& budget) {
     std::vector<chess::Position> positions;
     std::string names;
     for (const char* file : files) {
-        for (const auto& e : gperft::read_suite_file(std::string(GPERFT_SOURCE_DIR) + "/tests/data/" + file))
+        for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_SOURCE_DIR) + "/tests/data/" + file))
             positions.push_back(chess::parse_fen(e.fen));
         names += std::string(names.empty() ? "" : ", ") + "\"tests/data/" + file + "\"";
     }
@@ -119,8 +119,8 @@ std::string open_positions(const MateBudget& budget) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string data = std::string(GPERFT_SOURCE_DIR) + "/tests/data/dead/chasolver-positions.txt";
-    std::string out = std::string(GPERFT_SOURCE_DIR) + "/results/dead_positions.json";
+    std::string data = std::string(PERFTIDE_SOURCE_DIR) + "/tests/data/dead/chasolver-positions.txt";
+    std::string out = std::string(PERFTIDE_SOURCE_DIR) + "/results/dead_positions.json";
     MateBudget budget;
     int threads = int(std::max(1u, std::thread::hardware_concurrency()));
     bool list = false;
@@ -198,15 +198,15 @@ int main(int argc, char** argv) {
 
     std::ofstream f(out);
     f << "{\n  \"benchmark\": \"dead-position solver on the CHA test positions\",\n";
-    f << "  \"commit\": " << gperft::json::quote(command_output("git -C " GPERFT_SOURCE_DIR " rev-parse --short HEAD"))
+    f << "  \"commit\": " << perftide::json::quote(command_output("git -C " PERFTIDE_SOURCE_DIR " rev-parse --short HEAD"))
       << ",\n";
-    f << "  \"date\": " << gperft::json::quote(command_output("date -u +%Y-%m-%d")) << ",\n";
+    f << "  \"date\": " << perftide::json::quote(command_output("date -u +%Y-%m-%d")) << ",\n";
     f << "  \"machine\": {\"cpu\": "
-      << gperft::json::quote(first_line("/proc/cpuinfo", "model name").substr(std::string("model name\t: ").size()))
+      << perftide::json::quote(first_line("/proc/cpuinfo", "model name").substr(std::string("model name\t: ").size()))
       << ", \"hardware_threads\": " << std::thread::hardware_concurrency()
-      << ", \"load_average_at_start\": " << gperft::json::quote(load) << "},\n";
-    const std::string source = GPERFT_SOURCE_DIR "/";
-    f << "  \"data\": " << gperft::json::quote(data.rfind(source, 0) == 0 ? data.substr(source.size()) : data) << ",\n";
+      << ", \"load_average_at_start\": " << perftide::json::quote(load) << "},\n";
+    const std::string source = PERFTIDE_SOURCE_DIR "/";
+    f << "  \"data\": " << perftide::json::quote(data.rfind(source, 0) == 0 ? data.substr(source.size()) : data) << ",\n";
     f << "  \"node_budget_per_side\": " << budget.max_nodes << ",\n";
     f << "  \"positions\": " << s.positions << ", \"refused_by_fen_parser\": " << refused << ",\n";
     f << "  \"accuracy\": " << score_json(s) << ",\n";
@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
     f << "  \"peer\": {\"name\": \"CHA-Solver (Ambrona), full search\", \"positions_per_second\": 30000, "
          "\"note\": \"published figure, not measured here: single thread on an Intel Xeon w3-2435, the timeout "
          "positions of 10 million Lichess games (mostly easy), one intended winner per position; the CHA test "
-         "positions are the hard queries users submitted, and gperft answers both sides of each\"}\n}\n";
+         "positions are the hard queries users submitted, and perftide answers both sides of each\"}\n}\n";
     std::cout << "positions " << s.positions << " refused " << refused << " accuracy " << score_json(s) << "\n";
     for (const Run& r : runs) std::cout << r.json() << "\n";
     return s.unsound || batch_score.unsound ? 1 : 0;

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""gperft analyze side by side with Ambrona's unwinnability solvers, each
+"""perftide analyze side by side with Ambrona's unwinnability solvers, each
 given by path (built by hand, outside the repository), in results/dead_vs_cha.json.
 
 --peer cha=PATH: CHA 2.6.1 (the C++ Chess Unwinnability Analyzer) on three
 position sets: CHA's own test positions (tests/data/dead), positions of
 random games, and generated pawn fortresses (bench/fortress_positions.py).
-Both answer both sides of every position on one thread; gperft runs at its
+Both answer both sides of every position on one thread; perftide runs at its
 default budget and at CHA's (500,000 nodes), the runs alternating. Records
 positions per second, CPU seconds, peak memory, sides decided, and every
 side where one tool proves "cannot mate" and the other shows a helpmate (an
@@ -14,7 +14,7 @@ unsound answer of one of them) under "sets".
 --peer chasolver=PATH: chasolver 3.x (the Rust rewrite), PATH its
 examples/analyzer binary, on the 65,536 Lichess positions of
 tests/data/dead/chasolver-lichess.txt, both sides, one thread: chasolver's
-full search and fast check (--fast) beside gperft analyze's full search and
+full search and fast check (--fast) beside perftide analyze's full search and
 --fast, the four runs alternating, best of --lichess-rounds by CPU seconds
 (user + system of the child, start-up included), each run started only once
 the 1-minute load is at most --max-load. Records CPU seconds, positions per
@@ -25,7 +25,7 @@ helpmates replayed with python-chess), and the issue's goals, under
 
 A peer not given keeps what the file already holds for it.
 
-Usage: dead_vs_cha.py --peer cha=PATH [--peer chasolver=PATH] [--peer-info KEY=TEXT] [--gperft build/gperft]
+Usage: dead_vs_cha.py --peer cha=PATH [--peer chasolver=PATH] [--peer-info KEY=TEXT] [--perftide build/perftide]
                       [--rounds N] [--lichess-rounds N] [--max-load L] [--max-wait S] [--no-replay]
                       [--lichess-limit N] [--note TEXT] [--out FILE]
 Needs python-chess (build/py, made by .ci/setup).
@@ -105,10 +105,10 @@ def run_cha(cha, fens, path):
     return answers, wall, cpu, peak
 
 
-def run_gperft(gperft, fens, path, budget):
+def run_perftide(perftide, fens, path, budget):
     with open(path, "w") as f:
         f.write("".join(fen + "\n" for fen in fens))
-    cmd = [gperft, "analyze", "--json", "--threads", "1", "--file", path] + (["--budget", str(budget)] if budget else [])
+    cmd = [perftide, "analyze", "--json", "--threads", "1", "--file", path] + (["--budget", str(budget)] if budget else [])
     out, wall, cpu, peak = timed(cmd, os.devnull)
     answers, helpmates = {}, {}
     for fen, line in zip(fens, out.splitlines()):
@@ -137,15 +137,15 @@ def replays_to_mate(fen, side, line):
     return board.is_checkmate() and board.turn != (side == "white")
 
 
-def conflicts(gperft, helpmates, cha):
+def conflicts(perftide, helpmates, cha):
     """Sides where one tool proves "cannot mate" and the other shows a
-    helpmate; gperft's helpmates replayed with python-chess."""
-    cha_no = sorted(k for k in gperft if gperft[k] is True and cha.get(k) is False)
-    gperft_no = sorted(k for k in gperft if gperft[k] is False and cha.get(k) is True)
-    return {"cha_cannot_mate_but_gperft_helpmate": len(cha_no),
-            "of_those_gperft_helpmate_replays_to_mate": sum(replays_to_mate(f, s, helpmates[(f, s)]) for f, s in cha_no),
-            "gperft_cannot_mate_but_cha_helpmate": len(gperft_no),
-            "examples": ["%s %s" % k for k in (cha_no + gperft_no)[:10]]}
+    helpmate; perftide's helpmates replayed with python-chess."""
+    cha_no = sorted(k for k in perftide if perftide[k] is True and cha.get(k) is False)
+    perftide_no = sorted(k for k in perftide if perftide[k] is False and cha.get(k) is True)
+    return {"cha_cannot_mate_but_perftide_helpmate": len(cha_no),
+            "of_those_perftide_helpmate_replays_to_mate": sum(replays_to_mate(f, s, helpmates[(f, s)]) for f, s in cha_no),
+            "perftide_cannot_mate_but_cha_helpmate": len(perftide_no),
+            "examples": ["%s %s" % k for k in (cha_no + perftide_no)[:10]]}
 
 
 LICHESS = os.path.join(ROOT, "tests/data/dead/chasolver-lichess.txt")
@@ -224,17 +224,17 @@ def read_chasolver(path, fens):
     return answers, helpmates
 
 
-def read_gperft(path, fens):
-    """gperft analyze --json: one row per position; per side (white, black
+def read_perftide(path, fens):
+    """perftide analyze --json: one row per position; per side (white, black
     of each position in turn) *_can_mate and *_helpmate."""
     answers, helpmates = [], []
     with open(path) as f:
         rows = [json.loads(line) for line in f]
     if len(rows) != len(fens):
-        sys.exit("gperft wrote %d rows for %d positions" % (len(rows), len(fens)))
+        sys.exit("perftide wrote %d rows for %d positions" % (len(rows), len(fens)))
     for fen, row in zip(fens, rows):
         if row["fen"] != fen:
-            sys.exit("gperft row %s is %s, not %s" % (row.get("line"), row["fen"], fen))
+            sys.exit("perftide row %s is %s, not %s" % (row.get("line"), row["fen"], fen))
         for side in ("white", "black"):
             answers.append(row.get(side + "_can_mate"))
             line = row.get(side + "_helpmate")
@@ -289,7 +289,7 @@ def lichess_score(labels, answers, other=None):
             "disagreeing_with_other_tool": against_other, "wrong_examples": examples[:10]}
 
 
-def run_chasolver_lichess(args, chasolver, gperft):
+def run_chasolver_lichess(args, chasolver, perftide):
     labels, fens = lichess_positions()
     if args.lichess_limit:
         labels, fens = labels[:args.lichess_limit], fens[:args.lichess_limit]
@@ -301,11 +301,11 @@ def run_chasolver_lichess(args, chasolver, gperft):
             f.write("%s white\n%s black\n" % (fen, fen))
     with open(g_in, "w") as f:
         f.write("".join(fen + "\n" for fen in fens))
-    gperft_base = [gperft, "analyze", "--json", "--threads", "1", "--file", g_in]
+    perftide_base = [perftide, "analyze", "--json", "--threads", "1", "--file", g_in]
     tools = {"chasolver_full": ([chasolver], cha_in, read_chasolver),
              "chasolver_fast": ([chasolver, "--fast"], cha_in, read_chasolver),
-             "gperft_full": (gperft_base, os.devnull, read_gperft),
-             "gperft_fast": (gperft_base + ["--fast"], os.devnull, read_gperft)}
+             "perftide_full": (perftide_base, os.devnull, read_perftide),
+             "perftide_fast": (perftide_base + ["--fast"], os.devnull, read_perftide)}
     version = ""
     runs = {k: [] for k in tools}
     outputs = {}
@@ -328,14 +328,14 @@ def run_chasolver_lichess(args, chasolver, gperft):
     open(one_cha, "w").write("%s white\n%s black\n" % (fens[0], fens[0]))
     open(one_g, "w").write(fens[0] + "\n")
     for key, (cmd, stdin_path, _) in tools.items():
-        if key.startswith("gperft"):
+        if key.startswith("perftide"):
             cmd = [one_g if c == g_in else c for c in cmd]
         else:
             stdin_path = one_cha
         startup[key] = min(rusage_run(cmd, stdin_path, os.devnull)[0] for _ in range(3))
     shutil.rmtree(tmp)
-    other = {"chasolver_full": "gperft_full", "chasolver_fast": "gperft_fast",
-             "gperft_full": "chasolver_full", "gperft_fast": "chasolver_fast"}
+    other = {"chasolver_full": "perftide_full", "chasolver_fast": "perftide_fast",
+             "perftide_full": "chasolver_full", "perftide_fast": "chasolver_fast"}
     modes = {}
     n = len(fens)
     for key in tools:
@@ -349,7 +349,7 @@ def run_chasolver_lichess(args, chasolver, gperft):
             score["wrong_examples"] += bad[:10]
         score["wrong_examples"] = ["%s %s" % (fens[i // 2], ("white", "black")[i % 2])
                                    for i in score["wrong_examples"]]
-        modes[key] = dict({"command": " ".join(os.path.basename(c) if c in (chasolver, gperft) else
+        modes[key] = dict({"command": " ".join(os.path.basename(c) if c in (chasolver, perftide) else
                                                ("FILE" if c == g_in else c) for c in tools[key][0]) +
                                       (" < FEN-side lines" if key.startswith("chasolver") else ""),
                            "positions": n, "cpu_seconds": best["cpu_seconds"],
@@ -360,20 +360,20 @@ def run_chasolver_lichess(args, chasolver, gperft):
                            "startup_cpu_seconds_one_position": round(startup[key], 3),
                            "rounds": runs[key]}, **score)
     # Helpmate lengths (plies) on the sides where both full searches show one.
-    g_h, c_h = parsed["gperft_full"][1], parsed["chasolver_full"][1]
+    g_h, c_h = parsed["perftide_full"][1], parsed["chasolver_full"][1]
     both = [i for i in range(2 * n) if g_h[i] and c_h[i]]
     g_len = [len(g_h[i]) for i in both]
     c_len = [len(c_h[i]) for i in both]
     helpmates = {"sides_with_both": len(both),
-                 "gperft_median_plies": statistics.median(g_len) if both else None,
+                 "perftide_median_plies": statistics.median(g_len) if both else None,
                  "chasolver_median_plies": statistics.median(c_len) if both else None,
-                 "gperft_mean_plies": round(statistics.mean(g_len), 2) if both else None,
+                 "perftide_mean_plies": round(statistics.mean(g_len), 2) if both else None,
                  "chasolver_mean_plies": round(statistics.mean(c_len), 2) if both else None,
-                 "gperft_max_plies": max(g_len, default=None), "chasolver_max_plies": max(c_len, default=None),
-                 "gperft_shorter": sum(a < b for a, b in zip(g_len, c_len)),
+                 "perftide_max_plies": max(g_len, default=None), "chasolver_max_plies": max(c_len, default=None),
+                 "perftide_shorter": sum(a < b for a, b in zip(g_len, c_len)),
                  "equal": sum(a == b for a, b in zip(g_len, c_len)),
-                 "gperft_longer": sum(a > b for a, b in zip(g_len, c_len))}
-    gf, gq, cf, cq = modes["gperft_full"], modes["gperft_fast"], modes["chasolver_full"], modes["chasolver_fast"]
+                 "perftide_longer": sum(a > b for a, b in zip(g_len, c_len))}
+    gf, gq, cf, cq = modes["perftide_full"], modes["perftide_fast"], modes["chasolver_full"], modes["chasolver_fast"]
     full_ratio = round(cf["cpu_seconds"] / max(gf["cpu_seconds"], 1e-3), 2)
     fast_ratio = round(cq["cpu_seconds"] / max(gq["cpu_seconds"], 1e-3), 2)
 
@@ -382,27 +382,27 @@ def run_chasolver_lichess(args, chasolver, gperft):
 
     goals = {
         "full_at_least_1.5x_chasolver_full_0_wrong_0_undecided": {
-            "speed_ratio_chasolver_cpu_over_gperft_cpu": full_ratio, "gperft_wrong": wrong(gf),
-            "gperft_undecided": gf["undecided"],
+            "speed_ratio_chasolver_cpu_over_perftide_cpu": full_ratio, "perftide_wrong": wrong(gf),
+            "perftide_undecided": gf["undecided"],
             "met": full_ratio >= 1.5 and wrong(gf) == 0 and gf["undecided"] == 0},
         "fast_at_least_as_fast_as_chasolver_fast_0_wrong": {
-            "speed_ratio_chasolver_cpu_over_gperft_cpu": fast_ratio, "gperft_wrong": wrong(gq),
+            "speed_ratio_chasolver_cpu_over_perftide_cpu": fast_ratio, "perftide_wrong": wrong(gq),
             "met": fast_ratio >= 1.0 and wrong(gq) == 0},
         "peak_memory_at_most_2x_chasolver": {
             "full_ratio": round(gf["peak_rss_kib"] / cf["peak_rss_kib"], 2),
             "fast_ratio": round(gq["peak_rss_kib"] / cq["peak_rss_kib"], 2),
             "met": gf["peak_rss_kib"] <= 2 * cf["peak_rss_kib"] and gq["peak_rss_kib"] <= 2 * cq["peak_rss_kib"]},
         "helpmates_no_longer_than_chasolver_on_the_median": {
-            "gperft_median_plies": helpmates["gperft_median_plies"],
+            "perftide_median_plies": helpmates["perftide_median_plies"],
             "chasolver_median_plies": helpmates["chasolver_median_plies"],
-            "met": bool(both) and helpmates["gperft_median_plies"] <= helpmates["chasolver_median_plies"]},
+            "met": bool(both) and helpmates["perftide_median_plies"] <= helpmates["chasolver_median_plies"]},
     }
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "host", "common",
                             "CMakeLists.txt"], capture_output=True, text=True).stdout.strip()
     return {"benchmark": "analyze beside chasolver on the 65,536 Lichess positions of "
                          "tests/data/dead/chasolver-lichess.txt, both sides (131,072), one thread",
-            "gperft_commit": commit, "gperft_tree_has_uncommitted_source_changes": bool(dirty),
+            "perftide_commit": commit, "perftide_tree_has_uncommitted_source_changes": bool(dirty),
             "date": time.strftime("%Y-%m-%d %H:%M %Z"), "machine": "%s, %d threads" % (cpu_model(), os.cpu_count()),
             "load_average_at_start": load_at_start, "rounds": args.lichess_rounds, "max_load": args.max_load,
             "peer": dict({"name": version or "chasolver", "binary": "examples/analyzer"},
@@ -420,7 +420,7 @@ def main():
                     help="cha=PATH (CHA 2.6.1) or chasolver=PATH (chasolver's examples/analyzer); repeatable")
     ap.add_argument("--peer-info", action="append", default=[],
                     help="KEY=TEXT recorded beside chasolver's name (its commit, how it was built)")
-    ap.add_argument("--gperft", default=os.path.join(ROOT, "build/gperft"))
+    ap.add_argument("--perftide", default=os.path.join(ROOT, "build/perftide"))
     ap.add_argument("--rounds", type=int, default=1, help="rounds of the CHA 2.6.1 sets")
     ap.add_argument("--lichess-rounds", type=int, default=3, help="rounds of the chasolver runs")
     ap.add_argument("--max-load", type=float, default=1.2, help="1-minute load above which a chasolver-set run waits")
@@ -449,7 +449,7 @@ def main():
                                    "commit, date, machine, load and rounds are that earlier run's, kept as they "
                                    "were" % time.strftime("%Y-%m-%d"))
     if "chasolver" in peers:
-        record["chasolver_lichess"] = dict(run_chasolver_lichess(args, peers["chasolver"], args.gperft),
+        record["chasolver_lichess"] = dict(run_chasolver_lichess(args, peers["chasolver"], args.perftide),
                                            note=args.note if args.note is not None else
                                            old.get("chasolver_lichess", {}).get("note", ""))
     with open(args.out, "w") as f:
@@ -464,21 +464,21 @@ def run_cha_sets(args, cha):
     tmp = tempfile.mkdtemp()
     results = {}
     for set_name, fens in sets.items():
-        runs = {"cha": [], "gperft": [], "gperft_at_cha_budget": []}
+        runs = {"cha": [], "perftide": [], "perftide_at_cha_budget": []}
         for _ in range(args.rounds):
             cha_ans, *cost = run_cha(cha, fens, os.path.join(tmp, "cha.txt"))
             runs["cha"].append(summary("CHA 2.6.1 (full)", fens, cha_ans, *cost))
-            (g_ans, helpmates), *cost = run_gperft(args.gperft, fens, os.path.join(tmp, "g.txt"), None)
-            runs["gperft"].append(summary("gperft (default budget)", fens, g_ans, *cost))
-            (e_ans, _), *cost = run_gperft(args.gperft, fens, os.path.join(tmp, "g.txt"), CHA_BUDGET)
-            runs["gperft_at_cha_budget"].append(summary("gperft --budget %d" % CHA_BUDGET, fens, e_ans, *cost))
+            (g_ans, helpmates), *cost = run_perftide(args.perftide, fens, os.path.join(tmp, "g.txt"), None)
+            runs["perftide"].append(summary("perftide (default budget)", fens, g_ans, *cost))
+            (e_ans, _), *cost = run_perftide(args.perftide, fens, os.path.join(tmp, "g.txt"), CHA_BUDGET)
+            runs["perftide_at_cha_budget"].append(summary("perftide --budget %d" % CHA_BUDGET, fens, e_ans, *cost))
             print(set_name, [r[-1]["cpu_seconds"] for r in runs.values()], file=sys.stderr)
         best = {k: min(v, key=lambda r: r["cpu_seconds"]) for k, v in runs.items()}
         results[set_name] = dict(best, conflicts=conflicts(g_ans, helpmates, cha_ans),
-                                 speed_ratio_gperft_over_cha=round(best["cha"]["cpu_seconds"] /
-                                                                   max(best["gperft"]["cpu_seconds"], 1e-3), 2),
+                                 speed_ratio_perftide_over_cha=round(best["cha"]["cpu_seconds"] /
+                                                                   max(best["perftide"]["cpu_seconds"], 1e-3), 2),
                                  speed_ratio_at_equal_budget=round(best["cha"]["cpu_seconds"] / max(
-                                     best["gperft_at_cha_budget"]["cpu_seconds"], 1e-3), 2))
+                                     best["perftide_at_cha_budget"]["cpu_seconds"], 1e-3), 2))
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     cpu = cpu_model()

@@ -7,12 +7,12 @@
 # Writes results/cpu_deep_perft<DEPTH>.json with wall and CPU seconds per run,
 # the machine, the commit and the load average (the development machine is
 # shared: CPU seconds are the steadier measure there).
-# Usage: bench/deep_cpu.sh [DEPTH] [THREADS]     (needs a built build/gperft)
+# Usage: bench/deep_cpu.sh [DEPTH] [THREADS]     (needs a built build/perftide)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 depth=${1:-8}
 threads=${2:-$(nproc)}
-bin=${GPERFT:-build/gperft}
+bin=${PERFTIDE:-build/perftide}
 out_dir=${OUT:-results}
 mkdir -p "$out_dir"
 out="$out_dir/cpu_deep_perft$depth.json"

@@ -5,10 +5,10 @@
 # bench/prepare_device.sh has filled .deps/. Sized for 15 minutes of device
 # time with room to run it twice: the whole run stays within
 # DEVICE_CHECK_BUDGET seconds (default 360), build included, in this order:
-#   1. the GPU's name and memory, nvcc's version, gperft's own commit;
-#   2. configure (CMAKE_CUDA_ARCHITECTURES=90) and build only gperft,
+#   1. the GPU's name and memory, nvcc's version, perftide's own commit;
+#   2. configure (CMAKE_CUDA_ARCHITECTURES=90) and build only perftide,
 #      gpu_bench and test_gpu_backend;
-#   3. a smoke run with GPERFT_SYNC_LAUNCHES=1 (a fault names its kernel):
+#   3. a smoke run with PERFTIDE_SYNC_LAUNCHES=1 (a fault names its kernel):
 #      start position perft 5 divide on the GPU against the CPU, line by line;
 #   4. the whole `gpu` test label as one ctest run, capped at 90 s;
 #   5. compute-sanitizer memcheck and racecheck on a small-arena test and on
@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 
 BUDGET=${DEVICE_CHECK_BUDGET:-360}
 ARCH=${DEVICE_CHECK_ARCH:-90}
-BUILD=${DEVICE_CHECK_BUILD:-build}  # bench/device_deep.sh uses build/gperft
+BUILD=${DEVICE_CHECK_BUILD:-build}  # bench/device_deep.sh uses build/perftide
 start=$(date +%s)
 out=${OUT:-results}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -78,9 +78,9 @@ skipped() {
 }
 
 # --- 1. what is measured, and on what -----------------------------------------
-# gperft's own commit: git's only when this folder is itself a work tree's
+# perftide's own commit: git's only when this folder is itself a work tree's
 # root (not a folder inside another repository), else .deps/commit, which
-# bench/prepare_device.sh wrote from gperft's work tree.
+# bench/prepare_device.sh wrote from perftide's work tree.
 root=$(pwd -P)
 top=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || true)
 commit=unknown
@@ -106,16 +106,16 @@ nvcc_version=$(nvcc --version 2>/dev/null | grep -i release | head -1)
 # --- 2. build -------------------------------------------------------------------
 deps=()
 [ -f .deps/cli11/CLI/CLI.hpp ] && deps+=("-DCLI11_INCLUDE_DIR=$PWD/.deps/cli11")
-[ -f .deps/googletest/CMakeLists.txt ] && deps+=("-DGPERFT_GTEST_SOURCE_DIR=$PWD/.deps/googletest")
+[ -f .deps/googletest/CMakeLists.txt ] && deps+=("-DPERFTIDE_GTEST_SOURCE_DIR=$PWD/.deps/googletest")
 [ -f .deps/nlohmann-json/nlohmann/json.hpp ] && deps+=("-DNLOHMANN_JSON_INCLUDE_DIR=$PWD/.deps/nlohmann-json")
 built=false
-if [ "${DEVICE_CHECK_SKIP_BUILD:-0}" = 1 ] && [ -x "$BUILD/gperft" ] && [ -x "$BUILD/gpu_bench" ]; then
+if [ "${DEVICE_CHECK_SKIP_BUILD:-0}" = 1 ] && [ -x "$BUILD/perftide" ] && [ -x "$BUILD/gpu_bench" ]; then
   skipped configure "DEVICE_CHECK_SKIP_BUILD=1: $BUILD reused"
   skipped build "DEVICE_CHECK_SKIP_BUILD=1: $BUILD reused"
   built=true
 elif step configure 60 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$ARCH" \
-      -DGPERFT_PTXAS_VERBOSE=ON "${deps[@]}" &&
-   step build 200 cmake --build "$BUILD" -j "$(nproc)" --target gperft gpu_bench test_gpu_backend; then
+      -DPERFTIDE_PTXAS_VERBOSE=ON "${deps[@]}" &&
+   step build 200 cmake --build "$BUILD" -j "$(nproc)" --target perftide gpu_bench test_gpu_backend; then
   built=true
 fi
 [ -f "$logs/build.log" ] && grep -E "ptxas info|bytes stack frame" "$logs/build.log" > "$logs/ptxas_sm$ARCH.txt"
@@ -134,8 +134,8 @@ status_json() { [ "$1" -eq $SKIP ] && echo '"skipped"' || echo "$1"; }
 # --- 3. smoke run: the first kernels, each synchronised ---------------------------
 START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-device_step smoke 30 bash -c "GPERFT_SYNC_LAUNCHES=1 ./$BUILD/gperft perft --depth 5 --divide --backend gpu > '$logs/smoke_gpu.txt' &&
-    ./$BUILD/gperft perft --depth 5 --divide --backend cpu > '$logs/smoke_cpu.txt' &&
+device_step smoke 30 bash -c "PERFTIDE_SYNC_LAUNCHES=1 ./$BUILD/perftide perft --depth 5 --divide --backend gpu > '$logs/smoke_gpu.txt' &&
+    ./$BUILD/perftide perft --depth 5 --divide --backend cpu > '$logs/smoke_cpu.txt' &&
     diff '$logs/smoke_cpu.txt' '$logs/smoke_gpu.txt' && grep -q 'Nodes searched: 4865609' '$logs/smoke_gpu.txt'"
 smoke_status=$?
 [ "$smoke_status" -eq 0 ] || failed=1
@@ -167,7 +167,7 @@ else
       "./$BUILD/tests/test_gpu_backend" --gtest_filter=GpuBackend.SmallArenaSplitsAndAgrees
     rc=$?; [ $rc -eq 0 ] || [ $rc -eq $SKIP ] || failed=1
     device_step "sanitizer_${tool}_stats" 30 "$sanitizer" --tool "$tool" --error-exitcode 9 \
-      "./$BUILD/gperft" perft --stats --depth 3 --backend gpu
+      "./$BUILD/perftide" perft --stats --depth 3 --backend gpu
     rc=$?; [ $rc -eq 0 ] || [ $rc -eq $SKIP ] || failed=1
   done
 fi
@@ -196,11 +196,11 @@ checked() {
   runs+="${runs:+, }{\"name\": $(json_str "$1"), \"status\": $2, \"match\": $3, \"result\": ${4:-null}}"
   [ "$2" -eq 0 ] && [ "$3" = true ] || failed=1
 }
-# cli_run NAME LIMIT EXPECTED GPERFT_ARGS...: gperft perft --json, its nodes against EXPECTED.
+# cli_run NAME LIMIT EXPECTED PERFTIDE_ARGS...: perftide perft --json, its nodes against EXPECTED.
 cli_run() {
   local name=$1 limit=$2 expected=$3 rc line nodes
   shift 3
-  device_step "$name" "$limit" "./$BUILD/gperft" "$@" --backend gpu --json --quiet
+  device_step "$name" "$limit" "./$BUILD/perftide" "$@" --backend gpu --json --quiet
   rc=$?
   [ $rc -eq $SKIP ] && return 0
   line=$(grep -E '^\{' "$logs/$name.log" | tail -1)
@@ -215,7 +215,7 @@ bench start_perft5_x100 30 "$START" 5 100
 bench start_perft9_raw 60 "$START" 9 2 --no-dedup
 bench kiwipete_perft7_raw 40 "$KIWIPETE" 7 2 --no-dedup
 # The other GPU paths: the Thrust frontier (A083276 ply 7) and the statistics leaf (GCT's row).
-device_step unique_ply7 60 "./$BUILD/gperft" unique --depth 7 --backend gpu --json
+device_step unique_ply7 60 "./$BUILD/perftide" unique --depth 7 --backend gpu --json
 rc=$?
 if [ $rc -ne $SKIP ]; then
   got=$(grep -o '"distinct": [0-9]*' "$logs/unique_ply7.log" | tail -1 | grep -o '[0-9]*$')
@@ -223,11 +223,11 @@ if [ $rc -ne $SKIP ]; then
   checked unique_ply7 "$rc" "$([ -n "$got" ] && [ "$got" = "$want" ] && echo true || echo false)" \
     "{\"distinct\": ${got:-null}, \"a083276\": $want}"
 fi
-# stats_run NAME LIMIT GPERFT_ARGS...: perft --stats --depth 7 on the GPU, every column against GCT's row.
+# stats_run NAME LIMIT PERFTIDE_ARGS...: perft --stats --depth 7 on the GPU, every column against GCT's row.
 stats_run() {
   local name=$1 limit=$2 rc verdict
   shift 2
-  device_step "$name" "$limit" "./$BUILD/gperft" perft --stats --depth 7 --backend gpu --json "$@"
+  device_step "$name" "$limit" "./$BUILD/perftide" perft --stats --depth 7 --backend gpu --json "$@"
   rc=$?
   [ $rc -eq $SKIP ] && return 0
   if command -v python3 > /dev/null; then
@@ -264,7 +264,7 @@ report="$out/device_check_$stamp.json"
 } > "$report"
 # --- 7. one screen: every step's status, every count's match, the per-call cost.
 {
-  echo "device_check summary ($gpu_info; gperft ${commit:0:12} from $commit_source; $(( $(date +%s) - start )) s of $BUDGET):"
+  echo "device_check summary ($gpu_info; perftide ${commit:0:12} from $commit_source; $(( $(date +%s) - start )) s of $BUDGET):"
   echo "$steps" | grep -o '"name": "[^"]*", "status": [^,}]*' | sed 's/"name": "\([^"]*\)", "status": \(.*\)/  \1: \2/'
   [ -n "$sanitizer_note" ] && echo "  $sanitizer_note"
   echo "  gpu tests: $tests_summary"

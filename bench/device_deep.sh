@@ -1,26 +1,26 @@
 #!/usr/bin/env bash
 # GPU deep perft targets on one H200: start position perft(10) in 10 s or
 # less, perft(11) in 40 s or less, perft(12) in 10 minutes or less
-# (`gperft perft --backend gpu --depth N --json`, work units, device
+# (`perftide perft --backend gpu --depth N --json`, work units, device
 # transposition tables, duplicate removal and the host table at their
 # automatic settings). perft(10) runs a second time with other Zobrist keys
 # (CONFIRM_SEED, default 0x5eed; empty to skip), as a deep result is
 # confirmed.
 #
 # Prepared on a machine without a GPU and not run there: it needs a CUDA
-# device. It assumes build/gperft is already built with the CUDA backend, the
+# device. It assumes build/perftide is already built with the CUDA backend, the
 # way bench/device_check.sh builds it on the device machine (override with
-# GPERFT=path). One device call is limited to 10 minutes, so run perft(12)
+# PERFTIDE=path). One device call is limited to 10 minutes, so run perft(12)
 # on its own:   DEPTHS="10 11" bench/device_deep.sh   then   DEPTHS=12 bench/device_deep.sh
 #
 # Writes $OUT/gpu_deep_perft.json ($OUT is the device tool's output folder;
 # results/ when unset): per depth the target, the timeout, the status (ok,
-# mismatch, timeout, error), wall seconds and gperft's JSON; plus the GPU,
+# mismatch, timeout, error), wall seconds and perftide's JSON; plus the GPU,
 # the commit and the date. Exit status 1 when a count is wrong or a target
 # is missed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin=${GPERFT:-build/gperft}
+bin=${PERFTIDE:-build/perftide}
 out_dir=${OUT:-results}
 depths=${DEPTHS:-"10 11 12"}
 mkdir -p "$out_dir"
@@ -35,7 +35,7 @@ declare -A target=([10]=10 [11]=40 [12]=600)
 declare -A cutoff=([10]=15 [11]=60 [12]=590)
 
 if [ ! -x "$bin" ]; then
-    echo "device_deep: $bin is missing; build gperft with CUDA first (see bench/device_check.sh)" >&2
+    echo "device_deep: $bin is missing; build perftide with CUDA first (see bench/device_check.sh)" >&2
     exit 2
 fi
 

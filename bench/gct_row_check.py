@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Checks a `gperft perft --stats --json` result against a Grand Chess Tree
+"""Checks a `perftide perft --stats --json` result against a Grand Chess Tree
 results file: every column the two rows share at the given depth must be
 equal. Prints "match: N columns" or "mismatch: ..." and exits 0 or 1
 (2 when a file cannot be read). Used by bench/device_check.sh.
 
-Usage: gct_row_check.py GPERFT_OUTPUT GCT_RESULTS_JSON DEPTH
+Usage: gct_row_check.py PERFTIDE_OUTPUT GCT_RESULTS_JSON DEPTH
 """
 import json
 import sys
@@ -12,7 +12,7 @@ import sys
 SKIP = {"depth", "position", "total_tasks", "started_at", "finished_at", "contributors"}
 
 
-def gperft_row(path, depth):
+def perftide_row(path, depth):
     with open(path) as f:
         lines = [line for line in f if line.startswith("{")]
     if not lines:
@@ -37,7 +37,7 @@ def main(argv):
         return 2
     depth = int(argv[3])
     try:
-        got, want = gperft_row(argv[1], depth), gct_row(argv[2], depth)
+        got, want = perftide_row(argv[1], depth), gct_row(argv[2], depth)
     except (OSError, ValueError, KeyError) as e:
         print(f"unreadable: {e}")
         return 2

@@ -35,7 +35,7 @@ struct BenchOptions {
 
 std::optional<chess::u128> published(const std::string& file, const chess::Position& root, int depth) {
     if (file.empty()) return std::nullopt;
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(file)) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(file)) {
         if (!(chess::parse_fen(e.fen) == root)) continue;
         for (const auto& [d, count] : e.expected)
             if (d == depth) return count;
@@ -46,28 +46,28 @@ std::optional<chess::u128> published(const std::string& file, const chess::Posit
 int run(const BenchOptions& o) {
     const chess::Position root = chess::parse_fen(o.fen);
     const bool gpu = o.backend == "gpu";
-    std::string device = "cpu: " + std::to_string(gperft::default_threads()) + " threads";
-    gperft::gpu::Options options;
-    options.table_bytes = o.hash_mb < 0 ? gperft::gpu::AUTO_TABLES : o.hash_mb << 20;
+    std::string device = "cpu: " + std::to_string(perftide::default_threads()) + " threads";
+    perftide::gpu::Options options;
+    options.table_bytes = o.hash_mb < 0 ? perftide::gpu::AUTO_TABLES : o.hash_mb << 20;
     options.dedup = !o.no_dedup;
     if (gpu) {
-        const gperft::gpu::Status s = gperft::gpu::status();
+        const perftide::gpu::Status s = perftide::gpu::status();
         if (!s.available) {
             std::cerr << "gpu_bench: " << s.message << "\n";
             return 2;
         }
         device = s.message;
-        gperft::gpu::perft_batch({root}, std::min(o.depth, 3), options);  // warm-up: context, tables, arena
+        perftide::gpu::perft_batch({root}, std::min(o.depth, 3), options);  // warm-up: context, tables, arena
     }
-    gperft::gpu::Stats stats;
+    perftide::gpu::Stats stats;
     chess::u128 nodes = 0;
     std::vector<double> seconds;
     for (int i = 0; i < o.repeat; ++i) {
         // A repeat with tables reuses them (they persist between calls), so
         // only the first run of each is cold; the JSON gives every run.
         const auto start = std::chrono::steady_clock::now();
-        nodes = gpu ? gperft::gpu::perft_batch({root}, o.depth, options, &stats)[0]
-                    : gperft::cpu_perft_batch({root}, o.depth, 0)[0];
+        nodes = gpu ? perftide::gpu::perft_batch({root}, o.depth, options, &stats)[0]
+                    : perftide::cpu_perft_batch({root}, o.depth, 0)[0];
         seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     const double best = *std::min_element(seconds.begin(), seconds.end());
@@ -75,11 +75,11 @@ int run(const BenchOptions& o) {
     for (double s : seconds) sum += s;
     const auto expected = published(o.expected_from, root, o.depth);
 
-    gperft::json::Object obj;
+    perftide::json::Object obj;
     obj.str("name", o.name).str("fen", o.fen).integer("depth", o.depth).str("backend", o.backend);
     obj.str("device", device).cnt("nodes", nodes).num("seconds", best).num("nps", best > 0 ? double(nodes) / best : 0);
     std::string runs;
-    for (double s : seconds) runs += (runs.empty() ? "" : ", ") + gperft::json::number(s);
+    for (double s : seconds) runs += (runs.empty() ? "" : ", ") + perftide::json::number(s);
     obj.raw("runs", "[" + runs + "]").num("ms_per_call", 1000 * sum / double(seconds.size()));
     if (expected) obj.cnt("expected", *expected).boolean("match", *expected == nodes);
     if (gpu) {

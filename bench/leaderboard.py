@@ -14,7 +14,7 @@ one-shot peers take the modes their command line can express
 
 Usage:
   bench/leaderboard.py [--seconds 60] [--json results/leaderboard.json]
-      [--engine "gperft=uci:build/gperft uci"] [--engine "stockfish=uci:/usr/games/stockfish"]
+      [--engine "perftide=uci:build/perftide uci"] [--engine "stockfish=uci:/usr/games/stockfish"]
       [--engine "NAME=cmd:PATH {fen} {depth}"] [--modes 1t-1mb,1t-4gb,all-1mb,all-4gb]
       [--engine-modes NAME=MODES] [--engine-info NAME=TEXT] [--update]
 
@@ -132,7 +132,7 @@ def main():
     ap.add_argument("--update", action="store_true",
                     help="keep the --json file's rows of the engines not run now (each engine records its date)")
     a = ap.parse_args()
-    engines = a.engine or [f"gperft=uci:{os.path.join(ROOT, 'build', 'gperft')} uci",
+    engines = a.engine or [f"perftide=uci:{os.path.join(ROOT, 'build', 'perftide')} uci",
                            "stockfish=uci:/usr/games/stockfish"]
     regexes = dict(r.split("=", 1) for r in a.total_regex)
     engine_modes = dict(r.split("=", 1) for r in a.engine_modes)

@@ -19,7 +19,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
-GPERFT = "#1f6fb4"
+PERFTIDE = "#1f6fb4"
 PEER = "#c8553d"
 TABLE = "#3a9d5d"
 
@@ -30,7 +30,16 @@ def load(results, name):
         print(f"plot: {name} not found, its plot skipped")
         return None
     with open(path) as f:
-        return json.load(f)
+        return json.load(f, object_pairs_hook=renamed_keys)
+
+
+# Files recorded before the rename to perftide name the program by its old
+# name in their keys ("gperft_speed_ratio"); they are read under the new one.
+OLD_NAME = "gperft"
+
+
+def renamed_keys(pairs):
+    return {k.replace(OLD_NAME, "perftide"): v for k, v in pairs}
 
 
 def machine_of(d):
@@ -49,13 +58,13 @@ def save(fig, out, name):
 
 
 def cpu_nodes_per_second(results, out):
-    """Single-thread nodes/s by position, gperft beside each peer measured."""
+    """Single-thread nodes/s by position, perftide beside each peer measured."""
     d = load(results, "cpu_peers.json")
     if d is None:
         return
     rows = d["rows"]
-    engines = ["gperft"] + [p["name"] for p in d["peers"]]
-    colours = [GPERFT, PEER, TABLE, "#8a6fb3", "#999999"]
+    engines = ["perftide"] + [p["name"] for p in d["peers"]]
+    colours = [PERFTIDE, PEER, TABLE, "#8a6fb3", "#999999"]
     labels = [r["position"].replace(" d", "\nd") for r in rows]
     fig, ax = plt.subplots(figsize=(8, 4.2))
     width = 0.8 / len(engines)
@@ -78,7 +87,7 @@ def cpu_scaling(results, out):
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     threads = [r["threads"] for r in d["threads"]]
     one = d["threads"][0]["wall_s"]
-    left.plot(threads, [one / r["wall_s"] for r in d["threads"]], "o-", color=GPERFT, label="gperft")
+    left.plot(threads, [one / r["wall_s"] for r in d["threads"]], "o-", color=PERFTIDE, label="perftide")
     left.plot(threads, threads, "--", color="grey", label="linear")
     left.set_xticks(threads)
     left.set_xlabel("threads")
@@ -86,7 +95,7 @@ def cpu_scaling(results, out):
     left.set_title("start position perft 7, no table", fontsize=10)
     left.legend()
     depths = [r["depth"] for r in d["depths"]]
-    right.semilogy(depths, [r["plain_wall_s"] for r in d["depths"]], "o-", color=GPERFT, label="no table")
+    right.semilogy(depths, [r["plain_wall_s"] for r in d["depths"]], "o-", color=PERFTIDE, label="no table")
     right.semilogy(depths, [r["table_wall_s"] for r in d["depths"]], "s-", color=TABLE, label="transposition table")
     right.set_xticks(depths)
     right.set_xlabel("depth")
@@ -107,7 +116,7 @@ def dead_positions(results, out):
     groups = ["dead positions", "winnable sides"]
     found = [a["dead_found"], a["winnable_found"]]
     missed = [a["dead"] - a["dead_found"], a["winnable_sides"] - a["winnable_found"]]
-    left.bar(groups, found, color=GPERFT, label="proved")
+    left.bar(groups, found, color=PERFTIDE, label="proved")
     left.bar(groups, missed, bottom=found, color="lightgrey", label="left unknown")
     for i in range(2):
         total = found[i] + missed[i]
@@ -118,7 +127,7 @@ def dead_positions(results, out):
     run = next(r for r in d["runs"] if "microseconds_per_position" in r)
     pct = run["microseconds_per_position"]
     keys = ["median", "p90", "p99", "max"]
-    right.bar(keys, [pct[k] / 1e3 for k in keys], color=GPERFT)
+    right.bar(keys, [pct[k] / 1e3 for k in keys], color=PERFTIDE)
     right.set_yscale("log")
     right.set_ylabel("milliseconds per position")
     right.set_title(f"time per position ({run['mode']},\n{d['node_budget_per_side']:,} search nodes a side)", fontsize=10)
@@ -132,8 +141,8 @@ def dead_vs_cha(results, out):
     if d is None:
         return
     sets = list(d["sets"])
-    tools = [("cha", "CHA 2.6.1", PEER), ("gperft", "gperft (default budget)", GPERFT),
-             ("gperft_at_cha_budget", "gperft at CHA's budget", TABLE)]
+    tools = [("cha", "CHA 2.6.1", PEER), ("perftide", "perftide (default budget)", PERFTIDE),
+             ("perftide_at_cha_budget", "perftide at CHA's budget", TABLE)]
     fig, ax = plt.subplots(figsize=(9, 4.2))
     width = 0.8 / len(tools)
     for j, (key, label, colour) in enumerate(tools):
@@ -162,11 +171,11 @@ def unique_plies(results, out):
     fig, ax = plt.subplots(figsize=(7, 4))
     value = lambda v: int(v["value"] if isinstance(v, dict) else v)  # noqa: E731
     ax.semilogy(x, [value(p["paths"]) for p in plies], "o-", color=PEER, label="move paths (perft)")
-    ax.semilogy(x, [value(p["distinct"]) for p in plies], "s-", color=GPERFT, label="distinct positions (A083276)")
+    ax.semilogy(x, [value(p["distinct"]) for p in plies], "s-", color=PERFTIDE, label="distinct positions (A083276)")
     ax.set_xlabel("ply")
     ax.set_ylabel("count")
     ax.set_xticks(x)
-    ax.set_title(f"from the start position (gperft unique); commit {d.get('commit', '?')}", fontsize=10)
+    ax.set_title(f"from the start position (perftide unique); commit {d.get('commit', '?')}", fontsize=10)
     ax.legend()
     save(fig, out, "unique_plies.png")
 

@@ -32,7 +32,7 @@ cp -r "$cli_src" .deps/cli11/CLI
 cp -r "$gtest_src" .deps/googletest
 cp -r "$json_src" .deps/nlohmann-json/nlohmann
 
-# gperft's own commit: only when this folder is itself a work tree's root,
+# perftide's own commit: only when this folder is itself a work tree's root,
 # never that of a repository it happens to sit in.
 root=$(pwd -P)
 top=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || true)

@@ -2,7 +2,7 @@
 # Resource usage of the GPU engine's kernels as ptxas reports it (registers,
 # stack frame, spill stores/loads, shared memory), one markdown table row per
 # kernel. Needs nvcc, not a GPU. Extra arguments go to nvcc, e.g.
-#   bench/ptxas_report.sh -DGPERFT_LEAF_MIN_BLOCKS=2
+#   bench/ptxas_report.sh -DPERFTIDE_LEAF_MIN_BLOCKS=2
 # ARCH (default 90) picks the target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ echo "$log" | awk '
     print name "\t" regs "\t" stack "\t" st "\t" ld "\t" smem }' |
   while IFS=$'\t' read -r name regs stack st ld smem; do
     pretty=$(echo "$name" | c++filt | sed -E 's/\(chess::Color\)0/WHITE/g; s/\(chess::Color\)1/BLACK/g;
-               s/gperft::gpu:://g; s/^void //; s/\(.*$//; s/ >/>/g')
+               s/perftide::gpu:://g; s/^void //; s/\(.*$//; s/ >/>/g')
     case "$pretty" in
       cub*) pretty="cub $( (echo "$pretty" | grep -oE 'Device(Scan|RadixSort)[A-Za-z]*|EmptyKernel' || echo kernel) | head -1)" ;;
     esac

@@ -2,7 +2,7 @@
 """Classified distinct positions per ply from the start position, against
 what is published.
 
-Reads a `gperft unique --json` result (default results/research/unique_ply8.json,
+Reads a `perftide unique --json` result (default results/research/unique_ply8.json,
 written by bench/unique_bench.sh --ply8), OEIS A083276
 (tests/data/unique/a083276.txt) and the chessprogramming.org perft table of
 the start position (tests/data/perft/cpw_stats.txt: nodes = A048987,
@@ -119,7 +119,7 @@ def main():
     doc = {
         "what": "distinct positions after each ply from the start position (FIDE 9.2 identity: men, side to move, "
                 "castling rights, e.p. only when an e.p. capture is legal), classified; path-weighted counts beside",
-        "made_by": "gperft unique --depth %d --json, %s backend (%.0f s in the process that printed it)" %
+        "made_by": "perftide unique --depth %d --json, %s backend (%.0f s in the process that printed it)" %
                    (run["depth"], run["backend"], run["seconds"]),
         "commit": commit,
         "unpublished": "no publication was found for the classes of distinct positions (in check, checkmates, "

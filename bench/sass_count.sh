@@ -37,6 +37,6 @@ sort "$tmp/counts" | awk -F'\t' '{ v[$1, $2] = $3; names[$1] = 1 }
   END { for (n in names) print n "\t" v[n, "ptx"] "\t" (v[n, "sass"] == "" ? "-" : v[n, "sass"]) }' |
   while IFS=$'\t' read -r name ptx sass; do
     pretty=$(echo "$name" | c++filt | sed -E 's/\(chess::Color\)0/WHITE/g; s/\(chess::Color\)1/BLACK/g;
-               s/gperft::gpu:://g; s/^void //; s/\(.*$//; s/ >/>/g')
+               s/perftide::gpu:://g; s/^void //; s/\(.*$//; s/ >/>/g')
     case "$pretty" in *"$filter"*) echo "| \`$pretty\` | $ptx | $sass |" ;; esac
   done | sort

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deep perft statistics against the Grand Chess Tree's published rows.
 
-Runs `gperft perft --stats` on the deep engine (table, work units, a journal
+Runs `perftide perft --stats` on the deep engine (table, work units, a journal
 per case) for each case, and writes results/stats_deep.json: per case the
 machine, each sitting's commit, wall and CPU seconds and peak memory (and
 the units in the journal after it), the table size, split and units, and
@@ -14,7 +14,7 @@ as such before the script stops. A case without its journal starts again
 and replaces its old record.
 
 Usage:
-  bench/stats_deep.py [--gperft build/gperft] [--threads 2]
+  bench/stats_deep.py [--perftide build/perftide] [--threads 2]
                       [--journal-dir build/journals] [--out results/stats_deep.json]
                       CASE...
   CASE is NAME:DEPTH with NAME one of start, kiwipete, position6 (GCT's
@@ -57,12 +57,12 @@ def interrupted(signum, frame):
 
 
 def sitting(args, name, depth, fen, journal):
-    cmd = [args.gperft, "perft", "--stats", "--depth", str(depth), "--fen", fen, "--json", "--quiet",
+    cmd = [args.perftide, "perft", "--stats", "--depth", str(depth), "--fen", fen, "--json", "--quiet",
            "--threads", str(args.threads), "--journal", journal] + args.extra
     timing = journal + ".time"
     ran = commit()
     start = time.monotonic()
-    # A group of its own: an interrupt reaches gperft (which saves its journal
+    # A group of its own: an interrupt reaches perftide (which saves its journal
     # and exits) as well as /usr/bin/time (which waits for it and reports).
     proc = subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", "-o", timing] + cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -114,14 +114,14 @@ def compare(result, gct_file, depth):
                 continue
             equal = int(got[key]) == int(want[key])
             wrong += not equal
-            cells[key] = {"gperft": int(got[key]), "gct": int(want[key]), "equal": equal}
+            cells[key] = {"perftide": int(got[key]), "gct": int(want[key]), "equal": equal}
         rows.append({"depth": got["depth"], "columns": cells})
     return rows, wrong
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--gperft", default=os.path.join(ROOT, "build", "gperft"))
+    parser.add_argument("--perftide", default=os.path.join(ROOT, "build", "perftide"))
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--journal-dir", default=os.path.join(ROOT, "build", "journals"))
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "stats_deep.json"))

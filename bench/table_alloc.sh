@@ -3,10 +3,10 @@
 # perft 7 and 8 on the CPU with 64 MiB, 1 GiB and 4 GiB tables (--hash-force,
 # so the size is not cut to what the run can fill), wall, user and system
 # seconds of the whole process, against the automatic size.
-# Usage: bench/table_alloc.sh [gperft binary]   -> results/table_allocation.json
+# Usage: bench/table_alloc.sh [perftide binary]   -> results/table_allocation.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/gperft}
+bin=${1:-build/perftide}
 rows=""
 for depth in 7 8; do
   for mb in auto 64 1024 4096; do

@@ -7,7 +7,7 @@ to the total, and the total must equal the suite's count). Reports failures,
 timeouts and cases per second, and writes them as JSON.
 
 Usage:
-  bench/uci_suite_check.py [--engine "build/gperft uci"] [--max-depth 5]
+  bench/uci_suite_check.py [--engine "build/perftide uci"] [--max-depth 5]
       [--max-nodes 2e7] [--timeout 30] [--json results/uci_suite_check.json]
       [SUITE ...]   (default: every suite in tests/data/perft)
 
@@ -122,7 +122,7 @@ def check_case(engine, fen, depth, expected, timeout):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("suites", nargs="*")
-    ap.add_argument("--engine", default=os.path.join(ROOT, "build", "gperft") + " uci")
+    ap.add_argument("--engine", default=os.path.join(ROOT, "build", "perftide") + " uci")
     ap.add_argument("--max-depth", type=int, default=5)
     ap.add_argument("--max-nodes", type=float, default=2e7)
     ap.add_argument("--timeout", type=float, default=30.0)

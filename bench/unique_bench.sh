@@ -6,12 +6,12 @@
 #   with --ply8: ply 8 under --memory 12000 with a journal, killed with
 #   SIGKILL once half its passes are journaled and then resumed (the two
 #   processes' times are both recorded).
-# Usage: bench/unique_bench.sh [--ply8] [gperft binary]   -> results/unique_cpu.json
+# Usage: bench/unique_bench.sh [--ply8] [perftide binary]   -> results/unique_cpu.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ply8=0
 [ "${1:-}" = --ply8 ] && { ply8=1; shift; }
-bin=${1:-build/gperft}
+bin=${1:-build/perftide}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -77,7 +77,7 @@ if [ "$ply8" = 1 ]; then
 fi
 
 cat > results/unique_cpu.json <<JSON
-{"benchmark": "gperft unique from the start position, CPU engine (whole process; peak resident memory)",
+{"benchmark": "perftide unique from the start position, CPU engine (whole process; peak resident memory)",
  "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GB",
  "commit": "$(git rev-parse --short HEAD)", "date": "$(date -u +%F)",
  "rows": [$rows

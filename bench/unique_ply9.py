@@ -3,7 +3,7 @@
 on one machine: the CPU engine with its frontiers past the memory budget on
 disk (--work-dir) and the last ply's passes journaled.
 
-Runs `gperft unique --depth 9 --json --memory MIB --work-dir DIR --journal
+Runs `perftide unique --depth 9 --json --memory MIB --work-dir DIR --journal
 DIR/ply9.journal --progress 60`, timed as a whole process (/usr/bin/time:
 wall, CPU, peak resident memory), the used space of DIR's file system sampled
 every 5 s (the frontier file is unlinked when made, so only the file system
@@ -14,7 +14,7 @@ of every ply, the passes, the time, memory and disk of each process, and
 the count against A083276.
 
 Usage: bench/unique_ply9.py [--memory MIB] [--work-dir DIR] [--binary PATH]
-  (defaults: 17000 MiB, /var/tmp/gperft-ply9, build/gperft)
+  (defaults: 17000 MiB, /var/tmp/perftide-ply9, build/perftide)
 """
 import argparse
 import json
@@ -46,9 +46,9 @@ def used_bytes(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--memory", type=int, default=17000, help="gperft unique --memory, MiB")
-    ap.add_argument("--work-dir", default="/var/tmp/gperft-ply9", help="frontier file, journal and run log")
-    ap.add_argument("--binary", default=os.path.join(ROOT, "build/gperft"))
+    ap.add_argument("--memory", type=int, default=17000, help="perftide unique --memory, MiB")
+    ap.add_argument("--work-dir", default="/var/tmp/perftide-ply9", help="frontier file, journal and run log")
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build/perftide"))
     a = ap.parse_args()
     os.makedirs(a.work_dir, exist_ok=True)
     journal = os.path.join(a.work_dir, "ply9.journal")
@@ -79,7 +79,7 @@ def main():
     with open(runs_log, "a") as f:
         f.write(json.dumps(run) + "\n")
     if status != 0:
-        print(f"gperft exited with {status}; run this script again with the same --work-dir to resume", file=sys.stderr)
+        print(f"perftide exited with {status}; run this script again with the same --work-dir to resume", file=sys.stderr)
         return status
 
     result = json.load(open(out_json))
@@ -87,7 +87,7 @@ def main():
     distinct = int(result["plies"][-1]["distinct"])
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     report = {
-        "benchmark": "gperft unique --depth 9 from the start position, CPU engine, frontier past the budget on disk",
+        "benchmark": "perftide unique --depth 9 from the start position, CPU engine, frontier past the budget on disk",
         "command": " ".join(cmd[1:]).replace(a.work_dir, "DIR"),
         "machine": machine(), "commit": commit, "date": time.strftime("%F", time.gmtime()),
         "a083276": a083276(DEPTH), "distinct": distinct, "matches": distinct == a083276(DEPTH),

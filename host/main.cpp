@@ -1,4 +1,4 @@
-// gperft: GPU-accelerated perft and position analyzer. One file per
+// perftide: GPU-accelerated perft and position analyzer. One file per
 // subcommand registers itself here; with no subcommand the main job runs.
 // Started by an MPI launcher, every rank runs this same main: the options
 // are parsed on each, and only rank 0 prints what they all would.
@@ -20,7 +20,7 @@
 #include "gpu/gpu_perft.hpp"
 #include "inputs/suite.hpp"
 
-using namespace gperft::cli;
+using namespace perftide::cli;
 
 namespace {
 
@@ -52,24 +52,24 @@ struct Failure {
 Failure classify(const std::exception_ptr& thrown) {
     try {
         std::rethrow_exception(thrown);
-    } catch (const gperft::BackendUnavailable& e) {
+    } catch (const perftide::BackendUnavailable& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
     } catch (const chess::FenError& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const gperft::SuiteError& e) {
+    } catch (const perftide::SuiteError& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const gperft::frontier::BudgetTooSmall& e) {
+    } catch (const perftide::frontier::BudgetTooSmall& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const gperft::JournalError& e) {
+    } catch (const perftide::JournalError& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
     } catch (const std::invalid_argument& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
     } catch (const OutputError& e) {
         return {EXIT_OUTPUT, e.what(), true};
-    } catch (const gperft::gpu::MemoryUnavailable& e) {
+    } catch (const perftide::gpu::MemoryUnavailable& e) {
         return {EXIT_INTERNAL, std::string("GPU ") + e.what() + ", no result (give a smaller --device-memory or --hash)",
                 true};
-    } catch (const gperft::gpu::ArenaExhausted& e) {
+    } catch (const perftide::gpu::ArenaExhausted& e) {
         return {EXIT_INTERNAL, std::string("GPU ") + e.what() + ", no result (give a larger --device-memory)", true};
     } catch (const std::bad_alloc&) {
         return {EXIT_INTERNAL,
@@ -82,7 +82,7 @@ Failure classify(const std::exception_ptr& thrown) {
 }
 
 // Says what ended the command, where it should be said, and returns its status.
-int report(const std::exception_ptr& thrown, const gperft::dist::Session& s) {
+int report(const std::exception_ptr& thrown, const perftide::dist::Session& s) {
     const Failure f = classify(thrown);
     if (!f.every_rank) {
         if (s.rank() == 0) error(f.message);
@@ -92,9 +92,9 @@ int report(const std::exception_ptr& thrown, const gperft::dist::Session& s) {
     return f.status;
 }
 
-int run(int argc, char** argv, const gperft::dist::Session& session) {
-    CLI::App app{"gperft: GPU-accelerated perft and position analyzer"};
-    app.set_version_flag("--version", "gperft 0.1.0");
+int run(int argc, char** argv, const perftide::dist::Session& session) {
+    CLI::App app{"perftide: GPU-accelerated perft and position analyzer"};
+    app.set_version_flag("--version", "perftide 0.1.0");
     const std::vector<Command> commands = {setup_perft(app),   setup_suite(app),   setup_analyze(app), setup_unique(app),
                                            setup_verify(app),  setup_compare(app), setup_perftree(app),
                                            setup_uci(app),     setup_bench(app)};
@@ -114,7 +114,7 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
         }
         if (session.distributed()) {
             if (session.rank() == 0)
-                error("only `gperft perft` and `gperft unique` run on several ranks; start anything else without mpirun "
+                error("only `perftide perft` and `perftide unique` run on several ranks; start anything else without mpirun "
                       "or srun");
             return EXIT_BAD_INPUT;
         }
@@ -128,11 +128,11 @@ int run(int argc, char** argv, const gperft::dist::Session& session) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::unique_ptr<gperft::dist::Session> session;
+    std::unique_ptr<perftide::dist::Session> session;
     try {
-        session = std::make_unique<gperft::dist::Session>(argc, argv);
-    } catch (const gperft::dist::LaunchError& e) {
-        if (gperft::dist::launch_from_env().rank == 0) error(e.what());
+        session = std::make_unique<perftide::dist::Session>(argc, argv);
+    } catch (const perftide::dist::LaunchError& e) {
+        if (perftide::dist::launch_from_env().rank == 0) error(e.what());
         return EXIT_BAD_INPUT;
     }
     return flush_output(run(argc, argv, *session));

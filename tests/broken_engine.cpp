@@ -1,6 +1,6 @@
 // A tiny UCI engine that answers `go perft N` in Stockfish's format from the
 // reference generator, with one class of moves dropped at every node, so the
-// tests can check that `gperft compare` pins down a planted bug:
+// tests can check that `perftide compare` pins down a planted bug:
 //   broken_engine knight-promotions   no promotions to a knight
 //   broken_engine ep-with-rook        no e.p. captures while a rook is on the board
 //   broken_engine castle-through-rook no castling whose king passes over or lands on
@@ -14,7 +14,7 @@
 
 #include "verify/reference.hpp"
 
-namespace ref = gperft::reference;
+namespace ref = perftide::reference;
 
 namespace {
 

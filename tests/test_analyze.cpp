@@ -20,11 +20,11 @@
 #include "inputs/suite.hpp"
 
 using namespace chess;
-using namespace gperft::analysis;
+using namespace perftide::analysis;
 
 namespace {
 
-std::string data_path(const std::string& file) { return std::string(GPERFT_TEST_DATA) + "/" + file; }
+std::string data_path(const std::string& file) { return std::string(PERFTIDE_TEST_DATA) + "/" + file; }
 
 std::vector<std::string> problems_of(const std::string& fen) { return legality_problems(read_fen(fen)); }
 
@@ -75,7 +75,7 @@ int decided_soundly(const ChaPositions& cha, const std::vector<PositionReport>& 
 }  // namespace
 
 TEST(ReadFen, AgreesWithParseFen) {
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path("perft/perftsuite.epd"))) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(data_path("perft/perftsuite.epd"))) {
         const FenReading r = read_fen(e.fen);
         ASSERT_TRUE(r.refusals.empty()) << e.fen << ": " << joined(r.refusals);
         EXPECT_EQ(r.pos, parse_fen(e.fen));
@@ -161,7 +161,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, Legality, testing::Values(
 TEST(Legality, PositionsReachedByPlayHaveNoProblems) {
     const Attacks at = host_attacks();
     int checked = 0, checks = 0;
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path("perft/perftsuite.epd"))) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(data_path("perft/perftsuite.epd"))) {
         if (!problems_of(e.fen).empty()) continue;
         const Position root = parse_fen(e.fen);
         MoveList first;
@@ -213,7 +213,7 @@ TEST(QuickVerdicts, AreSoundOnTheChaPositions) {
 // reports identical to the CPU path's, on legal and illegal positions alike.
 TEST(PositionFacts, HostFormGivesTheCpuReports) {
     std::vector<std::string> fens;
-    for (const auto& e : gperft::read_suite_file(data_path("perft/perftsuite.epd"))) fens.push_back(e.fen);
+    for (const auto& e : perftide::read_suite_file(data_path("perft/perftsuite.epd"))) fens.push_back(e.fen);
     std::ifstream in(data_path("dead/chasolver-positions.txt"));
     for (std::string line; std::getline(in, line);)
         if (!line.empty() && line[0] != '#') fens.push_back(line.substr(3));
@@ -226,7 +226,7 @@ TEST(PositionFacts, HostFormGivesTheCpuReports) {
         if (reports.back().movegen) positions.push_back(reports.back().position);
     }
     ASSERT_GT(positions.size(), 3000u);
-    const auto facts = gperft::frontier::position_facts_host(positions);
+    const auto facts = perftide::frontier::position_facts_host(positions);
     ASSERT_EQ(facts.size(), positions.size());
     size_t k = 0, in_check = 0;
     for (size_t i = 0; i < fens.size(); ++i) {
@@ -277,13 +277,13 @@ TEST(Repetition, MoveCountRules) {
 }
 
 TEST(LineParsing, EpdOperationsAndSuiteCountsAreCut) {
-    EXPECT_EQ(gperft::split_position_line("8/8/8/8/8/8/8/K6k w - - 0 1").first, "8/8/8/8/8/8/8/K6k w - - 0 1");
-    EXPECT_EQ(gperft::split_position_line("8/8/8/8/8/8/8/K6k w - - ;D1 3").first, "8/8/8/8/8/8/8/K6k w - -");
-    EXPECT_EQ(gperft::split_position_line("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";").first, "8/8/8/8/8/8/8/K6k w - -");
+    EXPECT_EQ(perftide::split_position_line("8/8/8/8/8/8/8/K6k w - - 0 1").first, "8/8/8/8/8/8/8/K6k w - - 0 1");
+    EXPECT_EQ(perftide::split_position_line("8/8/8/8/8/8/8/K6k w - - ;D1 3").first, "8/8/8/8/8/8/8/K6k w - -");
+    EXPECT_EQ(perftide::split_position_line("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";").first, "8/8/8/8/8/8/8/K6k w - -");
 }
 
 TEST(AnalyzeCli, JsonHasEveryField) {
-    const auto r = run_gperft("analyze --json --fen " + shell_quote("8/8/8/8/8/8/8/KB5k w - - 0 1"));
+    const auto r = run_perftide("analyze --json --fen " + shell_quote("8/8/8/8/8/8/8/KB5k w - - 0 1"));
     ASSERT_EQ(r.status, 0) << r.err;
     const testjson::Value v = testjson::parse(r.out);
     for (const char* f : {"fen", "legal", "problems", "check", "checkmate", "stalemate", "moves",
@@ -297,7 +297,7 @@ TEST(AnalyzeCli, JsonHasEveryField) {
 }
 
 TEST(AnalyzeCli, IllegalPositionsAreReportedNotRefused) {
-    const auto r = run_gperft("analyze --json --fen " + shell_quote("k7/8/8/8/8/8/8/KK6 w - - 0 1"));
+    const auto r = run_perftide("analyze --json --fen " + shell_quote("k7/8/8/8/8/8/8/KK6 w - - 0 1"));
     ASSERT_EQ(r.status, 0) << r.err;
     const testjson::Value v = testjson::parse(r.out);
     EXPECT_FALSE(v["legal"].boolean);
@@ -308,10 +308,10 @@ TEST(AnalyzeCli, IllegalPositionsAreReportedNotRefused) {
 }
 
 TEST(AnalyzeCli, MovesAddRepetitionFields) {
-    const auto r = run_gperft("analyze --json --no-search --moves " +
+    const auto r = run_perftide("analyze --json --no-search --moves " +
                               shell_quote("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"));
     EXPECT_NE(r.status, 0);  // --moves needs --fen
-    const auto ok = run_gperft("analyze --json --no-search --fen " + shell_quote(START_FEN) + " --moves " +
+    const auto ok = run_perftide("analyze --json --no-search --fen " + shell_quote(START_FEN) + " --moves " +
                                shell_quote("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"));
     ASSERT_EQ(ok.status, 0) << ok.err;
     const testjson::Value v = testjson::parse(ok.out);
@@ -320,18 +320,18 @@ TEST(AnalyzeCli, MovesAddRepetitionFields) {
     EXPECT_FALSE(v["fivefold"].boolean);
     EXPECT_FALSE(v["seventy_five_move"].boolean);
     EXPECT_EQ(v["occurrences"].text, "3");
-    const auto text = run_gperft("analyze --no-search --fen " + shell_quote(START_FEN) + " --moves " +
+    const auto text = run_perftide("analyze --no-search --fen " + shell_quote(START_FEN) + " --moves " +
                                  shell_quote("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"));
     EXPECT_NE(text.out.find("threefold repetition claim: yes (position occurred 3 times)"), std::string::npos) << text.out;
 }
 
 TEST(AnalyzeCli, FileModeSkipsCommentsAndFlagsBadLines) {
-    const std::string path = "/tmp/gperft_analyze_" + std::to_string(getpid()) + ".txt";
+    const std::string path = "/tmp/perftide_analyze_" + std::to_string(getpid()) + ".txt";
     {
         std::ofstream f(path);
         f << "# a comment\n\n8/8/8/8/8/8/8/K6k w - - 0 1\r\nnot a fen\n7k/5Q2/6K1/8/8/8/8/8 b - - ;D1 0\n";
     }
-    const auto r = run_gperft("analyze --json --file " + path);
+    const auto r = run_perftide("analyze --json --file " + path);
     std::remove(path.c_str());
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("1 line(s) are not FEN; the first is line 4: FEN: 3 fields"), std::string::npos) << r.err;
@@ -345,7 +345,7 @@ TEST(AnalyzeCli, FileModeSkipsCommentsAndFlagsBadLines) {
 }
 
 TEST(AnalyzeCli, GpuBackendWithoutADeviceExitsTwo) {
-    const auto r = run_gperft("analyze --no-search --backend gpu --file " + shell_quote(data_path("perft/perftsuite.epd")));
+    const auto r = run_perftide("analyze --no-search --backend gpu --file " + shell_quote(data_path("perft/perftsuite.epd")));
     if (r.status == 0) GTEST_SKIP() << "a CUDA device is present here";
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--backend gpu:"), std::string::npos) << r.err;
@@ -353,13 +353,13 @@ TEST(AnalyzeCli, GpuBackendWithoutADeviceExitsTwo) {
 }
 
 TEST(AnalyzeCli, Refusals) {
-    EXPECT_EQ(run_gperft("analyze").status, 2);
-    EXPECT_EQ(run_gperft("analyze --fen 'not a fen'").status, 2);
-    EXPECT_EQ(run_gperft("analyze --file /nonexistent/x.txt").status, 2);
-    const auto moves = run_gperft("analyze --fen 'k7/8/8/8/8/8/8/KK6 w - - 0 1' --moves a1a2");
+    EXPECT_EQ(run_perftide("analyze").status, 2);
+    EXPECT_EQ(run_perftide("analyze --fen 'not a fen'").status, 2);
+    EXPECT_EQ(run_perftide("analyze --file /nonexistent/x.txt").status, 2);
+    const auto moves = run_perftide("analyze --fen 'k7/8/8/8/8/8/8/KK6 w - - 0 1' --moves a1a2");
     EXPECT_EQ(moves.status, 2);
     EXPECT_NE(moves.err.find("--moves: cannot play moves"), std::string::npos) << moves.err;
-    const auto illegal_move = run_gperft("analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --moves a1a3");
+    const auto illegal_move = run_perftide("analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --moves a1a3");
     EXPECT_EQ(illegal_move.status, 2);
     EXPECT_NE(illegal_move.err.find("move 'a1a3' is not legal"), std::string::npos) << illegal_move.err;
 }
@@ -368,7 +368,7 @@ TEST(AnalyzeCli, Refusals) {
 // so; what the board decides for it at no cost is still reported.
 TEST(AnalyzeCli, SideAsksAboutOneSideOnly) {
     const std::string fen = shell_quote("8/8/8/8/8/4k3/8/R3K3 w Q - 0 1");  // Black has only its king
-    const auto black = run_gperft("analyze --json --side black --fen " + fen);
+    const auto black = run_perftide("analyze --json --side black --fen " + fen);
     ASSERT_EQ(black.status, 0) << black.err;
     const testjson::Value b = testjson::parse(black.out);
     EXPECT_EQ(b["white_can_mate"].kind, testjson::Value::Null);
@@ -376,15 +376,15 @@ TEST(AnalyzeCli, SideAsksAboutOneSideOnly) {
     EXPECT_EQ(b["white_nodes"].text, "0");
     EXPECT_FALSE(b["black_can_mate"].boolean);
     EXPECT_EQ(b["dead"].kind, testjson::Value::Null);
-    const auto white = run_gperft("analyze --json --side white --fen " + fen);
+    const auto white = run_perftide("analyze --json --side white --fen " + fen);
     ASSERT_EQ(white.status, 0) << white.err;
     const testjson::Value w = testjson::parse(white.out);
     EXPECT_TRUE(w["white_can_mate"].boolean);
     EXPECT_FALSE(w["white_helpmate"].text.empty());
     EXPECT_NE(w["white_nodes"].text, "0");
     EXPECT_FALSE(w["dead"].boolean);
-    EXPECT_EQ(run_gperft("analyze --side red --fen " + fen).status, 2);
-    EXPECT_EQ(run_gperft("analyze --quick --no-search --fen " + fen).status, 2);
+    EXPECT_EQ(run_perftide("analyze --side red --fen " + fen).status, 2);
+    EXPECT_EQ(run_perftide("analyze --quick --no-search --fen " + fen).status, 2);
 }
 
 // The quick mode (reach analysis and a short helpmate search) decides many
@@ -429,7 +429,7 @@ TEST(FastMode, ProvesMostUnwinnableSidesAndStaysSound) {
 // out), each row with its line number, the EPD id, the rest of the line, and
 // what the searches cost.
 TEST(AnalyzeCli, StdinIsAnsweredLineByLineWithIdsAndCosts) {
-    const std::string out = "/tmp/gperft_analyze_stream_" + std::to_string(getpid());
+    const std::string out = "/tmp/perftide_analyze_stream_" + std::to_string(getpid());
     int to_child[2];
     ASSERT_EQ(pipe(to_child), 0);
     const pid_t pid = fork();
@@ -438,7 +438,7 @@ TEST(AnalyzeCli, StdinIsAnsweredLineByLineWithIdsAndCosts) {
         close(to_child[1]);
         const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(fd, 1);
-        execl(GPERFT_BINARY, GPERFT_BINARY, "analyze", "--json", "--file", "-", static_cast<char*>(nullptr));
+        execl(PERFTIDE_BINARY, PERFTIDE_BINARY, "analyze", "--json", "--file", "-", static_cast<char*>(nullptr));
         _exit(127);
     }
     close(to_child[0]);

@@ -19,7 +19,7 @@ TEST(Parallel, ReduceVisitsEveryIndexOnceAndMergesEachThread) {
             std::vector<int> seen(n, 0);
             uint64_t sum = 0;
             int merges = 0;
-            gperft::parallel_reduce(
+            perftide::parallel_reduce(
                 n, threads, [] { return uint64_t(0); },
                 [&](uint64_t& local, size_t i) {
                     local += i;
@@ -31,7 +31,7 @@ TEST(Parallel, ReduceVisitsEveryIndexOnceAndMergesEachThread) {
                 });
             EXPECT_EQ(sum, n * (n ? n - 1 : 0) / 2) << threads << " threads, n " << n;
             for (size_t i = 0; i < n; ++i) EXPECT_EQ(seen[i], 1) << i;
-            const int most = threads > 0 ? threads : gperft::machine::default_threads();
+            const int most = threads > 0 ? threads : perftide::machine::default_threads();
             EXPECT_GE(merges, 1);
             EXPECT_LE(merges, std::max(1, std::min<int>(most, int(n))));
         }
@@ -39,16 +39,16 @@ TEST(Parallel, ReduceVisitsEveryIndexOnceAndMergesEachThread) {
 }
 
 TEST(Parallel, ReduceStopsOnRequestAndThrows) {
-    gperft::StopScope scope;
+    perftide::StopScope scope;
     size_t visited = 0;
-    EXPECT_THROW(gperft::parallel_reduce(
+    EXPECT_THROW(perftide::parallel_reduce(
                      1000000, 1, [] { return 0; },
                      [&](int&, size_t i) {
                          ++visited;
-                         if (i == 10) gperft::StopScope::request();
+                         if (i == 10) perftide::StopScope::request();
                      },
                      [](const int&) {}),
-                 gperft::Stopped);
+                 perftide::Stopped);
     EXPECT_EQ(visited, 11u) << "no item is taken after the request";
 }
 
@@ -60,7 +60,7 @@ TEST(Parallel, ReduceHandsAnItemsExceptionToTheCaller) {
         std::atomic<size_t> visited{0};
         int merges = 0;
         try {
-            gperft::parallel_reduce(
+            perftide::parallel_reduce(
                 100000, threads, [] { return 0; },
                 [&](int&, size_t i) {
                     ++visited;
@@ -89,13 +89,13 @@ uint64_t mem_total() {
 }
 
 TEST(Machine, AvailableMemoryIsPositiveAndWithinTheTotal) {
-    const size_t bytes = gperft::machine::available_bytes();
+    const size_t bytes = perftide::machine::available_bytes();
     EXPECT_GT(bytes, 0u);
     if (const uint64_t total = mem_total()) {
         EXPECT_LE(bytes, total);
     }
-    EXPECT_EQ(gperft::machine::available_mb(), gperft::machine::available_bytes() >> 20);
-    EXPECT_GE(gperft::machine::default_threads(), 1);
+    EXPECT_EQ(perftide::machine::available_mb(), perftide::machine::available_bytes() >> 20);
+    EXPECT_GE(perftide::machine::default_threads(), 1);
 }
 
 }  // namespace

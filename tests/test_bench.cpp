@@ -1,4 +1,4 @@
-// `gperft bench` and `bench` in `gperft uci`: the fixed workload, counted and
+// `perftide bench` and `bench` in `perftide uci`: the fixed workload, counted and
 // checked, as one line a regex parses or one JSON object, and --threads
 // refused below one.
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@ const std::regex BENCH_LINE(
 }  // namespace
 
 TEST(Bench, PrintsOneLineWithTheWorkloadsNodes) {
-    const auto r = run_gperft("bench --threads 2");
+    const auto r = run_perftide("bench --threads 2");
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const auto l = lines_of(r.out);
     ASSERT_EQ(l.size(), 1u) << r.out;
@@ -34,7 +34,7 @@ TEST(Bench, PrintsOneLineWithTheWorkloadsNodes) {
 }
 
 TEST(Bench, JsonHasTheLinesFields) {
-    const auto r = run_gperft("bench --json --threads 2");
+    const auto r = run_perftide("bench --json --threads 2");
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const testjson::Value v = testjson::parse(r.out);
     EXPECT_EQ(v["nodes"].text, std::to_string(WORKLOAD_NODES));
@@ -46,7 +46,7 @@ TEST(Bench, JsonHasTheLinesFields) {
 }
 
 TEST(Bench, ThreadsZeroIsRefused) {
-    const auto r = run_gperft("bench --threads 0");
+    const auto r = run_perftide("bench --threads 0");
     EXPECT_EQ(r.status, 2) << r.out << r.err;
     EXPECT_TRUE(r.err.find("--threads") != std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
@@ -55,7 +55,7 @@ TEST(Bench, ThreadsZeroIsRefused) {
 // Stockfish's `bench` command: the same line, on the Threads option's threads.
 TEST(Bench, UciBenchPrintsTheSameLine) {
     const auto r = run_shell("printf 'setoption name Threads value 2\\nbench\\nquit\\n' | " +
-                             std::string(GPERFT_BINARY) + " uci");
+                             std::string(PERFTIDE_BINARY) + " uci");
     ASSERT_EQ(r.status, 0) << r.err;
     const auto l = lines_of(r.out);
     ASSERT_EQ(l.size(), 1u) << r.out;

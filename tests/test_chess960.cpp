@@ -14,7 +14,7 @@
 #include "verify/reference.hpp"
 
 using namespace chess;
-namespace ref = gperft::reference;
+namespace ref = perftide::reference;
 
 namespace {
 

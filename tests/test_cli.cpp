@@ -15,13 +15,13 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 }  // namespace
 
 TEST(Cli, PerftPrintsNodesSearched) {
-    const auto r = run_gperft("perft --depth 4 --backend cpu");
+    const auto r = run_perftide("perft --depth 4 --backend cpu");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "Nodes searched: 197281\n");
 }
 
 TEST(Cli, DivideUsesStockfishFormat) {
-    const auto r = run_gperft("perft --depth 3 --divide --backend cpu");
+    const auto r = run_perftide("perft --depth 3 --divide --backend cpu");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "e2e4: 600\n"));
     EXPECT_TRUE(contains(r.out, "g1f3: 440\n"));
@@ -32,7 +32,7 @@ TEST(Cli, DivideUsesStockfishFormat) {
 }
 
 TEST(Cli, JsonHasTheDocumentedFields) {
-    const auto r = run_gperft("perft --depth 2 --json --divide --backend cpu --fen " +
+    const auto r = run_perftide("perft --depth 2 --json --divide --backend cpu --fen " +
                               shell_quote("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"));
     ASSERT_EQ(r.status, 0) << r.err;
     for (const char* field : {"\"fen\": \"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\"", "\"depth\": 2",
@@ -41,7 +41,7 @@ TEST(Cli, JsonHasTheDocumentedFields) {
 }
 
 TEST(Cli, MovesArePlayedBeforeCounting) {
-    const auto r = run_gperft("perft --depth 1 --backend cpu --moves " + shell_quote("e2e4 e7e5 g1f3"));
+    const auto r = run_perftide("perft --depth 1 --backend cpu --moves " + shell_quote("e2e4 e7e5 g1f3"));
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "Nodes searched: 29\n");
 }
@@ -56,7 +56,7 @@ class CliRefusal : public testing::TestWithParam<BadInvocation> {};
 std::string case_name(const testing::TestParamInfo<BadInvocation>& info) { return "case" + std::to_string(info.index); }
 
 TEST_P(CliRefusal, ExitsTwoWithAMessage) {
-    const auto r = run_gperft(GetParam().args);
+    const auto r = run_perftide(GetParam().args);
     EXPECT_EQ(r.status, 2) << r.out << r.err;
     EXPECT_TRUE(contains(r.err, GetParam().message)) << "stderr: " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
@@ -102,14 +102,14 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"frobnicate", "frobnicate"}), case_name);
 // clang-format on
 
-// Runs `gperft perftree 2 FEN "M1 M2"` and checks what it prints against
+// Runs `perftide perftree 2 FEN "M1 M2"` and checks what it prints against
 // the reference: the divide after the two moves in the mode's notation,
 // sorted, a blank line, the total. Returns the output.
 std::string perftree_against_reference(const std::string& fen, const std::string& m1, const std::string& m2,
                                        bool chess960) {
-    const auto r = run_gperft("perftree 2 " + shell_quote(fen) + " " + shell_quote(m1 + " " + m2) + " --backend cpu");
+    const auto r = run_perftide("perftree 2 " + shell_quote(fen) + " " + shell_quote(m1 + " " + m2) + " --backend cpu");
     EXPECT_EQ(r.status, 0) << r.err;
-    namespace ref = gperft::reference;
+    namespace ref = perftide::reference;
     const ref::Board b = ref::play_uci(ref::play_uci(ref::parse_fen(fen), m1), m2);
     std::vector<std::string> expected;
     uint64_t total = 0;
@@ -139,35 +139,35 @@ TEST(Cli, PerftreeSpeaksChess960) {
         perftree_against_reference("rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1", "a2a3", "b8c8", true);
     EXPECT_TRUE(contains(out, "b1c1 ")) << out;  // White castles over its c1 rook
     // --chess960 writes standard castling the same way.
-    const auto std960 = run_gperft("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K2R w K - 0 1") + " '' --chess960");
+    const auto std960 = run_perftide("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K2R w K - 0 1") + " '' --chess960");
     EXPECT_TRUE(contains(std960.out, "e1h1 1\n")) << std960.out;
 }
 
 TEST(Cli, FensAreWrittenInXFenOrShredderFen) {
     const std::string fen = "'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'";
-    const auto xfen = run_gperft("perft --depth 1 --json --fen " + fen);
+    const auto xfen = run_perftide("perft --depth 1 --json --fen " + fen);
     EXPECT_TRUE(contains(xfen.out, "BQ1BNRKR w KQkq - 2 9")) << xfen.out;
-    const auto shredder = run_gperft("perft --depth 1 --json --shredder-fen --fen " + fen);
+    const auto shredder = run_perftide("perft --depth 1 --json --shredder-fen --fen " + fen);
     EXPECT_TRUE(contains(shredder.out, "BQ1BNRKR w HFhf - 2 9")) << shredder.out;
 }
 
 TEST(Cli, PerftreeWithoutMoves) {
-    const auto r = run_gperft("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K3 w - - 0 1") + " ''");
+    const auto r = run_perftide("perftree 1 " + shell_quote("4k3/8/8/8/8/8/8/4K3 w - - 0 1") + " ''");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "e1d1 1\ne1d2 1\ne1e2 1\ne1f1 1\ne1f2 1\n\n5\n");
 }
 
 TEST(Cli, UnknownBackendIsNamed) {
-    const auto r = run_gperft("perft --depth 1 --backend xyz");
+    const auto r = run_perftide("perft --depth 1 --backend xyz");
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "'xyz' is not a backend: use cpu, gpu or auto")) << r.err;
-    const auto upper = run_gperft("perft --depth 1 --backend CPU");
+    const auto upper = run_perftide("perft --depth 1 --backend CPU");
     EXPECT_EQ(upper.status, 0) << upper.err;
     EXPECT_TRUE(contains(upper.out, "Nodes searched: 20")) << upper.out;
 }
 
 TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
-    const auto r = run_gperft("perft --depth 2 --backend gpu");
+    const auto r = run_perftide("perft --depth 2 --backend gpu");
     if (r.status == 0) GTEST_SKIP() << "a CUDA device is present here";
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "--backend gpu:")) << r.err;
@@ -180,22 +180,22 @@ TEST(Cli, GpuBackendWithoutADeviceExitsTwo) {
 // --device N picks the N-th GPU the runtime may see (CUDA_VISIBLE_DEVICES'
 // list when set); a number past that list is refused before anything runs.
 TEST(Cli, DeviceChoiceIsCheckedAgainstTheVisibleDevices) {
-    const auto ok = run_shell("CUDA_VISIBLE_DEVICES=3,5 " + std::string(GPERFT_BINARY) +
+    const auto ok = run_shell("CUDA_VISIBLE_DEVICES=3,5 " + std::string(PERFTIDE_BINARY) +
                               " perft --depth 2 --device 1 --backend cpu");
     EXPECT_EQ(ok.status, 0) << ok.err;
-    const auto bad = run_shell("CUDA_VISIBLE_DEVICES=3 " + std::string(GPERFT_BINARY) + " perft --depth 2 --device 1");
+    const auto bad = run_shell("CUDA_VISIBLE_DEVICES=3 " + std::string(PERFTIDE_BINARY) + " perft --depth 2 --device 1");
     EXPECT_EQ(bad.status, 2) << bad.err;
     EXPECT_TRUE(contains(bad.err, "--device: 1: CUDA_VISIBLE_DEVICES='3' lists 1 devices")) << bad.err;
 }
 
 TEST(Cli, SuiteReportsTheFirstFailure) {
-    const std::string path = "/tmp/gperft_bad_suite.epd";
+    const std::string path = "/tmp/perftide_bad_suite.epd";
     {
         std::ofstream f(path);
         f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\r\n";
         f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\r\n";
     }
-    const auto r = run_gperft("suite --backend cpu " + path);
+    const auto r = run_perftide("suite --backend cpu " + path);
     EXPECT_EQ(r.status, 1);
     EXPECT_TRUE(contains(r.out, "first failure: line 2")) << r.out;
     EXPECT_TRUE(contains(r.out, "depth 2: expected 67, got 66")) << r.out;
@@ -203,19 +203,19 @@ TEST(Cli, SuiteReportsTheFirstFailure) {
 }
 
 TEST(Cli, SuiteRefusesMalformedLines) {
-    const std::string path = "/tmp/gperft_malformed_suite.epd";
+    const std::string path = "/tmp/perftide_malformed_suite.epd";
     {
         std::ofstream f(path);
         f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 fifteen\n";
     }
-    const auto r = run_gperft("suite " + path);
+    const auto r = run_perftide("suite " + path);
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "line 1: bad node count 'fifteen'")) << r.err;
     std::remove(path.c_str());
 }
 
 TEST(Cli, DefaultJobChecksThePublishedCount) {
-    const auto r = run_gperft("");
+    const auto r = run_perftide("");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "match")) << r.out;
     EXPECT_TRUE(contains(r.out, "nodes/s")) << r.out;
@@ -226,7 +226,7 @@ TEST(Cli, DefaultJobChecksThePublishedCount) {
 class CliWriteFailure : public testing::TestWithParam<const char*> {};
 
 TEST_P(CliWriteFailure, ExitsFourNamingTheStream) {
-    const auto r = run_shell("{ " + std::string(GPERFT_BINARY) + " " + GetParam() + " > /dev/full; }");
+    const auto r = run_shell("{ " + std::string(PERFTIDE_BINARY) + " " + GetParam() + " > /dev/full; }");
     EXPECT_EQ(r.status, 4) << GetParam() << "\n" << r.err;
     EXPECT_TRUE(contains(r.err, "writing the result to standard output failed")) << r.err;
 }
@@ -238,16 +238,16 @@ INSTANTIATE_TEST_SUITE_P(
                     "perftree 3 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
                     "analyze --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' --json",
                     "unique --depth 3 --backend cpu", "verify --positions 20 --depth 1",
-                    "suite " GPERFT_TEST_DATA "/perft/cpw_positions.epd --max-depth 2 --backend cpu", "--help"),
+                    "suite " PERFTIDE_TEST_DATA "/perft/cpw_positions.epd --max-depth 2 --backend cpu", "--help"),
     [](const testing::TestParamInfo<const char*>& i) { return "case" + std::to_string(i.index); });
 
 TEST(Cli, EmittedFileThatCannotBeWrittenIsAnError) {
-    auto r = run_gperft("unique --depth 4 --backend cpu --emit mates /dev/full");
+    auto r = run_perftide("unique --depth 4 --backend cpu --emit mates /dev/full");
     EXPECT_EQ(r.status, 4) << r.err;
     EXPECT_TRUE(contains(r.err, "--emit: writing /dev/full failed: No space left on device")) << r.err;
     // Past a file size limit (the signal ignored, so the write fails instead).
-    const std::string file = "/tmp/gperft_emit_" + std::to_string(getpid()) + ".txt";
-    r = run_shell("trap '' XFSZ; ulimit -f 2; " + std::string(GPERFT_BINARY) +
+    const std::string file = "/tmp/perftide_emit_" + std::to_string(getpid()) + ".txt";
+    r = run_shell("trap '' XFSZ; ulimit -f 2; " + std::string(PERFTIDE_BINARY) +
                   " unique --depth 5 --backend cpu --emit mates " + file);
     std::remove(file.c_str());
     EXPECT_EQ(r.status, 4) << r.err;
@@ -260,9 +260,9 @@ TEST(Cli, EndlessInputsAndNonFilesAreRefused) {
     struct Case {
         std::string args, message;
     };
-    const std::string fifo = "/tmp/gperft_fifo_" + std::to_string(getpid());
+    const std::string fifo = "/tmp/perftide_fifo_" + std::to_string(getpid());
     ASSERT_EQ(run_shell("rm -f " + fifo + " && mkfifo " + fifo).status, 0);
-    const std::string text = "/tmp/gperft_text_" + std::to_string(getpid());
+    const std::string text = "/tmp/perftide_text_" + std::to_string(getpid());
     ASSERT_EQ(run_shell("{ printf 'hello\\nworld\\n' > " + text + "; }").status, 0);
     for (const Case& c : {Case{"suite /dev/zero", "suite file '/dev/zero' line 1 holds a NUL byte"},
                           Case{"analyze --file /dev/zero", "/dev/zero line 1 holds a NUL byte"},
@@ -270,8 +270,8 @@ TEST(Cli, EndlessInputsAndNonFilesAreRefused) {
                           Case{"perft --depth 3 --journal /dev/zero", "journal /dev/zero is not a regular file"},
                           Case{"perft --depth 3 --journal " + fifo, "is not a regular file"},
                           Case{"perft --depth 3 --journal ''", "--journal: the file name is empty"},
-                          Case{"perft --depth 3 --journal " + text, "is not a gperft journal"}}) {
-        const auto r = run_shell("timeout 20 " + std::string(GPERFT_BINARY) + " " + c.args);
+                          Case{"perft --depth 3 --journal " + text, "is not a perftide journal"}}) {
+        const auto r = run_shell("timeout 20 " + std::string(PERFTIDE_BINARY) + " " + c.args);
         EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
         EXPECT_TRUE(contains(r.err, c.message)) << c.args << "\n" << r.err;
     }
@@ -283,9 +283,9 @@ TEST(Cli, EndlessInputsAndNonFilesAreRefused) {
 // Binary input to analyze --file: the JSON stays valid UTF-8 (checked by
 // iconv), the bad bytes escaped.
 TEST(Cli, AnalyzeJsonStaysUtf8OnBinaryInput) {
-    const std::string file = "/tmp/gperft_binary_" + std::to_string(getpid());
+    const std::string file = "/tmp/perftide_binary_" + std::to_string(getpid());
     ASSERT_EQ(run_shell("{ printf '\\351t\\351 \\377\\376\\n\\303\\251\\n' > " + file + "; }").status, 0);
-    const auto r = run_gperft("analyze --json --file " + file);
+    const auto r = run_perftide("analyze --json --file " + file);
     std::remove(file.c_str());
     EXPECT_EQ(r.status, 2) << r.err;  // the lines are not FEN
     const std::string out_file = file + ".json";

@@ -1,4 +1,4 @@
-// gperft where other tools expect a batch tool: `perft --file` (JSON Lines
+// perftide where other tools expect a batch tool: `perft --file` (JSON Lines
 // and EPD out),
 // `suite` reporting skipped depths and `--json`, `--fen startpos`, divides
 // sorted by move text, and the progress line of long runs.
@@ -22,7 +22,7 @@ namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-std::string temp(const std::string& name) { return "/tmp/gperft_cli_tools_" + std::to_string(getpid()) + name; }
+std::string temp(const std::string& name) { return "/tmp/perftide_cli_tools_" + std::to_string(getpid()) + name; }
 
 }  // namespace
 
@@ -33,7 +33,7 @@ TEST(PerftFile, WritesJsonLinesAndEpdSuites) {
                       << "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - bm Rb1; id \"position 3\";\n"
                       << "\n"
                       << "4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\n";
-    const auto json = run_gperft("perft --file " + in + " --depth 3 --backend cpu");
+    const auto json = run_perftide("perft --file " + in + " --depth 3 --backend cpu");
     ASSERT_EQ(json.status, 0) << json.err;
     const auto rows = lines_of(json.out);
     ASSERT_EQ(rows.size(), 3u) << json.out;
@@ -45,15 +45,15 @@ TEST(PerftFile, WritesJsonLinesAndEpdSuites) {
     EXPECT_EQ(testjson::parse(rows[1])["nodes"].text, "2812");
     EXPECT_EQ(testjson::parse(rows[2])["line"].text, "5");
 
-    const auto epd = run_gperft("perft --file - --epd --depth 2 --backend cpu < " + in);
+    const auto epd = run_perftide("perft --file - --epd --depth 2 --backend cpu < " + in);
     ASSERT_EQ(epd.status, 0) << epd.err;
     EXPECT_EQ(epd.out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20 ;D2 400\n"
                        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - ;D1 14 ;D2 191\n"
                        "4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\n");
-    // The EPD it writes is a suite gperft itself passes.
+    // The EPD it writes is a suite perftide itself passes.
     const std::string suite = temp(".epd");
     std::ofstream(suite) << epd.out;
-    EXPECT_EQ(run_gperft("suite --backend cpu " + suite).status, 0);
+    EXPECT_EQ(run_perftide("suite --backend cpu " + suite).status, 0);
     std::remove(suite.c_str());
     std::remove(in.c_str());
 }
@@ -61,14 +61,14 @@ TEST(PerftFile, WritesJsonLinesAndEpdSuites) {
 TEST(PerftFile, BadLinesAreNamedAndTheRestCounted) {
     const std::string in = temp(".bad");
     std::ofstream(in) << chess::START_FEN << "\nnot a position\n";
-    const auto r = run_gperft("perft --file " + in + " --depth 1 --backend cpu");
+    const auto r = run_perftide("perft --file " + in + " --depth 1 --backend cpu");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(lines_of(r.out).size(), 1u) << r.out;
     EXPECT_TRUE(contains(r.err, in + " line 2: ")) << r.err;
     EXPECT_TRUE(contains(r.err, "1 line(s) are not positions")) << r.err;
-    EXPECT_EQ(run_gperft("perft --file " + in + " --depth 1 --divide").status, 2);
-    EXPECT_EQ(run_gperft("perft --depth 1 --epd").status, 2);
-    EXPECT_EQ(run_gperft("perft --file /nonexistent/x --depth 1").status, 2);
+    EXPECT_EQ(run_perftide("perft --file " + in + " --depth 1 --divide").status, 2);
+    EXPECT_EQ(run_perftide("perft --depth 1 --epd").status, 2);
+    EXPECT_EQ(run_perftide("perft --file /nonexistent/x --depth 1").status, 2);
     std::remove(in.c_str());
 }
 
@@ -76,13 +76,13 @@ TEST(Suite, SkippedDepthsAreNamedNeverAPlainPass) {
     const std::string path = temp(".suite");
     std::ofstream(path) << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1197\n"
                         << "8/8/8/8/8/8/8/K6k w - - 0 1 ;D4 1000\n";
-    const auto r = run_gperft("suite --backend cpu --max-depth 2 " + path);
+    const auto r = run_perftide("suite --backend cpu --max-depth 2 " + path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "partial")) << r.out;
     EXPECT_TRUE(contains(r.out, "checked depth 1,2; skipped depth 3")) << r.out;
     EXPECT_TRUE(contains(r.out, "0 passed, 1 partial (some depths skipped), 0 failed, 1 skipped")) << r.out;
     EXPECT_TRUE(contains(r.out, "2 depths checked, 2 skipped")) << r.out;
-    const auto j = run_gperft("suite --backend cpu --json --max-nodes 100 " + path);
+    const auto j = run_perftide("suite --backend cpu --json --max-nodes 100 " + path);
     ASSERT_EQ(j.status, 0) << j.err;
     const auto rows = lines_of(j.out);
     ASSERT_EQ(rows.size(), 3u) << j.out;
@@ -98,14 +98,14 @@ TEST(Suite, SkippedDepthsAreNamedNeverAPlainPass) {
 }
 
 TEST(Cli, StartposWorksWhereverAFenDoes) {
-    EXPECT_EQ(run_gperft("perft --depth 2 --backend cpu --fen startpos").out, "Nodes searched: 400\n");
-    const auto u = run_gperft("unique --depth 2 --json --fen startpos");
+    EXPECT_EQ(run_perftide("perft --depth 2 --backend cpu --fen startpos").out, "Nodes searched: 400\n");
+    const auto u = run_perftide("unique --depth 2 --json --fen startpos");
     EXPECT_EQ(testjson::parse(u.out)["fen"].text, chess::START_FEN);
-    EXPECT_EQ(run_gperft("analyze --fen startpos").status, 0);
+    EXPECT_EQ(run_perftide("analyze --fen startpos").status, 0);
 }
 
 TEST(Cli, DivideIsSortedByMoveText) {
-    const auto r = run_gperft("perft --depth 2 --divide --backend cpu");
+    const auto r = run_perftide("perft --depth 2 --divide --backend cpu");
     ASSERT_EQ(r.status, 0) << r.err;
     std::vector<std::string> moves;
     for (const std::string& l : lines_of(r.out))
@@ -116,7 +116,7 @@ TEST(Cli, DivideIsSortedByMoveText) {
 
 namespace {
 
-// Runs `gperft args` on a pseudo-terminal (its stdout and stderr, as in an
+// Runs `perftide args` on a pseudo-terminal (its stdout and stderr, as in an
 // interactive shell) until what it wrote matches `until` or `seconds` pass,
 // then kills it; returns what it wrote.
 std::string on_a_terminal(const std::string& args, const std::regex& until, double seconds) {
@@ -124,7 +124,7 @@ std::string on_a_terminal(const std::string& args, const std::regex& until, doub
     const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
     if (pid < 0) return "forkpty failed";
     if (pid == 0) {
-        const std::string command = std::string(GPERFT_BINARY) + " " + args;
+        const std::string command = std::string(PERFTIDE_BINARY) + " " + args;
         execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
@@ -165,12 +165,12 @@ TEST(Progress, APlainPerftDrawsItsBarWithRateAndEtaOnATerminal) {
 // and analyze alike (each run stopped after 3 s).
 TEST(Progress, LogLinesOnlyWhenAskedFor) {
     const auto logged = [](const std::string& args) {
-        return run_shell("timeout -s KILL 3 " + std::string(GPERFT_BINARY) + " " + args).err;
+        return run_shell("timeout -s KILL 3 " + std::string(PERFTIDE_BINARY) + " " + args).err;
     };
     const std::string quiet = logged("perft --depth 6 --threads 1 --fen " + KIWIPETE_FEN);
-    EXPECT_EQ(quiet.find("gperft: ["), std::string::npos) << quiet;
+    EXPECT_EQ(quiet.find("perftide: ["), std::string::npos) << quiet;
     EXPECT_EQ(quiet.find('\r'), std::string::npos) << quiet;
-    const std::string data = std::string(GPERFT_TEST_DATA);
+    const std::string data = std::string(PERFTIDE_TEST_DATA);
     const std::string hard = temp("_cha.fen");  // CHA's positions without their verdicts
     ASSERT_EQ(run_shell("grep -v '^#' " + shell_quote(data + "/dead/chasolver-positions.txt") + " | cut -c4- >" + hard +
                         " && echo").status,
@@ -186,7 +186,7 @@ TEST(Progress, LogLinesOnlyWhenAskedFor) {
     };
     for (const auto& [args, unit] : runs) {
         const std::string err = logged(args);
-        EXPECT_NE(err.find("gperft: ["), std::string::npos) << args << ": " << err;
+        EXPECT_NE(err.find("perftide: ["), std::string::npos) << args << ": " << err;
         EXPECT_NE(err.find(unit), std::string::npos) << args << ": " << err;
         EXPECT_NE(err.find("ETA "), std::string::npos) << args << ": " << err;
         EXPECT_EQ(err.find('\r'), std::string::npos) << args << ": " << err;

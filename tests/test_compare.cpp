@@ -1,4 +1,4 @@
-// gperft compare and the UCI engine driver: the perft-answer parser, agreement
+// perftide compare and the UCI engine driver: the perft-answer parser, agreement
 // with Stockfish on suite positions, bisection down to a planted bug in a
 // broken engine, and every way an engine can fail (exit 2, never a hang).
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@
 #include "support/run_process.hpp"
 #include "inputs/suite.hpp"
 
-using gperft::engine::EngineOutputError;
-using gperft::engine::parse_perft_output;
+using perftide::engine::EngineOutputError;
+using perftide::engine::parse_perft_output;
 
 namespace {
 
@@ -45,7 +45,7 @@ std::set<std::string> words(const std::string& s) {
 }
 
 ProcessResult compare(const std::string& engine, const std::string& fen, int depth, const std::string& extra = "") {
-    return run_gperft("compare --backend cpu --engine " + shell_quote(engine) + " --fen " + shell_quote(fen) +
+    return run_perftide("compare --backend cpu --engine " + shell_quote(engine) + " --fen " + shell_quote(fen) +
                       " --depth " + std::to_string(depth) + " " + extra);
 }
 
@@ -129,7 +129,7 @@ TEST(Compare, AgreesWithStockfishOnSuitePositions) {
     int compared = 0;
     for (const char* file : {"perft/cpw_positions.epd", "perft/perftsuite.epd"}) {
         int line = 0;
-        for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+        for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file)) {
             if (std::string(file) == "perft/perftsuite.epd" && line++ % 16 != 0) continue;  // every 16th
             const auto r = compare(STOCKFISH, e.fen, 3);
             EXPECT_EQ(r.status, 0) << e.fen << "\n" << r.out << r.err;
@@ -147,7 +147,7 @@ TEST(Compare, AgreesWithStockfishInChess960Mode) {
     int compared = 0;
     for (const auto& [file, every] : {std::pair{"perft/fischer.epd", 96}, std::pair{"perft/dfrc.epd", 10}}) {
         int line = 0;
-        for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+        for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file)) {
             if (line++ % every != 0) continue;
             const auto r = compare(STOCKFISH, e.fen, 3);
             EXPECT_EQ(r.status, 0) << e.fen << "\n" << r.out << r.err;
@@ -264,7 +264,7 @@ INSTANTIATE_TEST_SUITE_P(
     Engines, CompareEngineFailure,
     testing::Values(FailingEngine{script("exits_immediately.sh"), "the engine died: it exited with status 3"},
                     FailingEngine{"/nonexistent/engine", "(command not found?)"},
-                    FailingEngine{script("silent.sh"), "the engine timed out: gperft waited 1 s for 'uciok'"},
+                    FailingEngine{script("silent.sh"), "the engine timed out: perftide waited 1 s for 'uciok'"},
                     FailingEngine{script("hangs_on_perft.sh"), "waited 1 s for the answer to 'go perft 2'"},
                     FailingEngine{script("dies_on_perft.sh"), "the engine died: it exited with status 1"},
                     FailingEngine{script("garbage.sh"), "garbage in the answer to 'go perft 2'"},
@@ -277,7 +277,7 @@ TEST(Compare, BadInputIsRefusedBeforeStartingTheEngine) {
     auto r = compare(script("exits_immediately.sh"), "4k3/8/8/8/8/8/8/4K3 w - - 0", 2, "--moves e2e4");
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "not legal")) << r.err;
-    r = run_gperft("compare --depth 2");
+    r = run_perftide("compare --depth 2");
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "--engine")) << r.err;
 }

@@ -69,11 +69,11 @@ TEST(Counts128, ParseRefusesOverflowAndJunk) {
 
 TEST(Counts128, CheckedArithmeticThrowsInsteadOfWrapping) {
     const u128 max = ~u128(0);
-    EXPECT_THROW(gperft::checked_add(max, 1), gperft::CountOverflow);
-    EXPECT_THROW(gperft::checked_mul(u128(1) << 64, u128(1) << 64), gperft::CountOverflow);
-    EXPECT_TRUE(gperft::checked_mul(u128(1) << 63, u128(1) << 64) == u128(1) << 127);
-    EXPECT_THROW(gperft::add_product(max - 5, 3, 2), gperft::CountOverflow);
-    EXPECT_TRUE(gperft::add_product(max - 6, 3, 2) == max);
+    EXPECT_THROW(perftide::checked_add(max, 1), perftide::CountOverflow);
+    EXPECT_THROW(perftide::checked_mul(u128(1) << 64, u128(1) << 64), perftide::CountOverflow);
+    EXPECT_TRUE(perftide::checked_mul(u128(1) << 63, u128(1) << 64) == u128(1) << 127);
+    EXPECT_THROW(perftide::add_product(max - 5, 3, 2), perftide::CountOverflow);
+    EXPECT_TRUE(perftide::add_product(max - 6, 3, 2) == max);
 }
 
 TEST(Counts128, ProductOfCountAndMultiplicityPast2To64) {
@@ -82,7 +82,7 @@ TEST(Counts128, ProductOfCountAndMultiplicityPast2To64) {
     std::string expected = "0";
     u128 total = 0;
     for (unsigned mult : {17u, 40u, 1u, 3u}) {
-        total = gperft::add_product(total, count, mult);
+        total = perftide::add_product(total, count, mult);
         expected = dec_add(expected, dec_mul_small("1981066775000396239", mult));
     }
     EXPECT_EQ(chess::to_string(total), expected);
@@ -91,20 +91,20 @@ TEST(Counts128, ProductOfCountAndMultiplicityPast2To64) {
 
 TEST(Counts128, JsonCountsPast2To53AreStrings) {
     const u128 two53 = u128(1) << 53;
-    EXPECT_EQ(gperft::json::count(two53), pow2(53));
-    EXPECT_EQ(gperft::json::count(two53 + 1), std::string("\"") + dec_add(pow2(53), "1") + "\"");
-    EXPECT_EQ(gperft::json::count(u128(1) << 100), std::string("\"") + pow2(100) + "\"");
+    EXPECT_EQ(perftide::json::count(two53), pow2(53));
+    EXPECT_EQ(perftide::json::count(two53 + 1), std::string("\"") + dec_add(pow2(53), "1") + "\"");
+    EXPECT_EQ(perftide::json::count(u128(1) << 100), std::string("\"") + pow2(100) + "\"");
 }
 
 TEST(Counts128, UnitMergePast2To64) {
     // Two units, each reached from both root moves, with counts near 2^64.
-    gperft::WorkUnits w;
+    perftide::WorkUnits w;
     w.root_moves = {chess::Move(12, 28, chess::DOUBLE_PUSH), chess::Move(11, 27, chess::DOUBLE_PUSH)};
     w.positions.resize(2);
     w.multiplicity = {5, 7};
     w.shares = {{0, 0, 2}, {0, 1, 3}, {1, 0, 4}, {1, 1, 3}};
     const u128 a = (u128(1) << 64) - 3, b = u128(1) << 63;
-    const auto t = gperft::merge_unit_counts(w, {a, b});
+    const auto t = perftide::merge_unit_counts(w, {a, b});
     const std::string sa = chess::to_string(a), sb = chess::to_string(b);
     EXPECT_EQ(chess::to_string(t.total), dec_add(dec_mul_small(sa, 5), dec_mul_small(sb, 7)));
     EXPECT_EQ(chess::to_string(t.per_root_move[0]), dec_add(dec_mul_small(sa, 2), dec_mul_small(sb, 4)));
@@ -113,14 +113,14 @@ TEST(Counts128, UnitMergePast2To64) {
 
 TEST(Counts128, JournalRecordsKeepCountsPast2To64) {
     const u128 big = *chess::parse_u128("61885021521585529237");
-    gperft::JournalHeader h;
+    perftide::JournalHeader h;
     h.depth = 14;
     h.split = 1;
     h.units = 1;
     h.fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
-    const std::string text = gperft::journal_line(gperft::header_payload(h)) +
-                             gperft::journal_line(gperft::unit_payload({0, 42, 13, {big}}));
-    const auto c = gperft::read_journal(text, h, {42}, "j");
+    const std::string text = perftide::journal_line(perftide::header_payload(h)) +
+                             perftide::journal_line(perftide::unit_payload({0, 42, 13, {big}}));
+    const auto c = perftide::read_journal(text, h, {42}, "j");
     ASSERT_EQ(c.done.size(), 1u);
     EXPECT_EQ(chess::to_string(c.done.at(0).at(0)), "61885021521585529237");
 }

@@ -10,11 +10,11 @@
 #include "support/dead_suite.hpp"
 
 using namespace chess;
-using namespace gperft::analysis;
+using namespace perftide::analysis;
 
 namespace {
 
-std::string data(const std::string& name) { return std::string(GPERFT_TEST_DATA) + "/dead/" + name; }
+std::string data(const std::string& name) { return std::string(PERFTIDE_TEST_DATA) + "/dead/" + name; }
 
 const char* side_name(Color c) { return c == WHITE ? "white" : "black"; }
 

@@ -10,10 +10,10 @@
 #include "support/dead_suite.hpp"
 
 using namespace chess;
-using namespace gperft::analysis;
+using namespace perftide::analysis;
 
 TEST(DeadAccuracy, AllChaPositions) {
-    const auto entries = dead_suite::read(std::string(GPERFT_TEST_DATA) + "/dead/chasolver-positions.txt");
+    const auto entries = dead_suite::read(std::string(PERFTIDE_TEST_DATA) + "/dead/chasolver-positions.txt");
     ASSERT_EQ(entries.size(), 3414u);
     std::vector<Position> positions;
     for (const auto& e : entries) positions.push_back(parse_fen(e.fen));  // all parse; a refusal throws here

@@ -15,22 +15,22 @@
 using namespace chess;
 
 TEST(DeepSlow, DistinctPositionsAtPly5MatchOeisA083276) {
-    EXPECT_EQ(std::to_string(gperft::build_work_units(parse_fen(START_FEN), 5).positions.size()),
+    EXPECT_EQ(std::to_string(perftide::build_work_units(parse_fen(START_FEN), 5).positions.size()),
               distinct_positions_per_ply().at(5));
 }
 
 TEST(DeepSlow, TablesUnderTwoSeedsGiveThePublishedCounts) {
     int checked = 0;
-    for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd")) {
+    for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/perft/cpw_positions.epd")) {
         for (const auto& [depth, expected] : e.expected) {
             if (double(expected) < 1e8 || double(expected) > 4e9) continue;
             for (uint64_t seed : {DEFAULT_ZOBRIST_SEED, uint64_t(0x5eed)}) {
-                gperft::DeepOptions o;
-                o.backend = gperft::Backend::Cpu;
+                perftide::DeepOptions o;
+                o.backend = perftide::Backend::Cpu;
                 o.zobrist_seed = seed;
                 o.split = 3;
                 o.hash_mb = 64;
-                const auto d = gperft::run_deep_perft(parse_fen(e.fen), depth, o);
+                const auto d = perftide::run_deep_perft(parse_fen(e.fen), depth, o);
                 EXPECT_EQ(to_string(d.perft.nodes), to_string(expected)) << e.fen << " depth " << depth << " seed " << seed;
                 ++checked;
             }

@@ -31,8 +31,8 @@
 #include "inputs/suite.hpp"
 
 using namespace chess;
-using namespace gperft;
-using namespace gperft::dist;
+using namespace perftide;
+using namespace perftide::dist;
 
 namespace {
 
@@ -226,7 +226,7 @@ TEST(DistFaults, RankZeroSaysWhyItStoppedWithoutATotal) {
             raise(SIGTERM);
         },
         ::testing::KilledBySignal(SIGTERM),
-        "gperft: rank 0 \\(node1\\): stopped by signal 15 \\(Terminated\\) before the count was complete, no total "
+        "perftide: rank 0 \\(node1\\): stopped by signal 15 \\(Terminated\\) before the count was complete, no total "
         "printed; rerun to resume");
     // Once the reporter is gone the signal is the default one again, silent.
     EXPECT_EXIT(
@@ -243,7 +243,7 @@ TEST(DistFaults, ACrashingRankNamesItself) {
             install_crash_reporter("rank 3 (node2)");
             std::abort();
         },
-        ::testing::KilledBySignal(SIGABRT), "gperft: rank 3 \\(node2\\) pid [0-9]+ died on signal 6 \\(Aborted\\)");
+        ::testing::KilledBySignal(SIGABRT), "perftide: rank 3 \\(node2\\) pid [0-9]+ died on signal 6 \\(Aborted\\)");
 }
 
 TEST(DistProgress, LogLinesComeWholeAndSpaced) {
@@ -259,7 +259,7 @@ TEST(DistProgress, LogLinesComeWholeAndSpaced) {
     const std::string err = testing::internal::GetCapturedStderr();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     int lines = 0;
-    for (size_t at = 0; (at = err.find("gperft: [", at)) != std::string::npos; ++at) ++lines;
+    for (size_t at = 0; (at = err.find("perftide: [", at)) != std::string::npos; ++at) ++lines;
     EXPECT_GE(lines, 1) << err;
     EXPECT_LE(lines, int(elapsed / 0.2)) << err;  // at most one per interval
     EXPECT_EQ(err.find('\r'), std::string::npos) << "no redrawn bar in a log";

@@ -11,14 +11,14 @@
 #include "gpu/gpu_perft.hpp"
 #include "support/run_process.hpp"
 
-using gperft::gpu::Options;
-using gperft::gpu::Stats;
+using perftide::gpu::Options;
+using perftide::gpu::Stats;
 
 namespace {
 
 #define SKIP_WITHOUT_DEVICE()                                      \
     do {                                                           \
-        const gperft::gpu::Status s = gperft::gpu::status();       \
+        const perftide::gpu::Status s = perftide::gpu::status();       \
         if (!s.available) GTEST_SKIP() << "no GPU: " << s.message; \
     } while (0)
 
@@ -26,7 +26,7 @@ constexpr double DEEP = 2e8;  // per (entry, depth): the CPU engine computes the
 
 BatchEngine device(Options o = {}) {
     return [o](const std::vector<chess::Position>& roots, int depth) {
-        return gperft::gpu::perft_batch(roots, depth, o);
+        return perftide::gpu::perft_batch(roots, depth, o);
     };
 }
 
@@ -92,8 +92,8 @@ TEST(GpuBackend, SmallArenaSplitsAndAgrees) {
     SKIP_WITHOUT_DEVICE();
     const std::vector<chess::Position> roots = {chess::parse_fen(chess::START_FEN), chess::parse_fen(KIWIPETE)};
     Stats stats;
-    const auto got = gperft::gpu::perft_batch(roots, 5, Options{.arena_bytes = 128 << 10}, &stats);
-    EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    const auto got = perftide::gpu::perft_batch(roots, 5, Options{.arena_bytes = 128 << 10}, &stats);
+    EXPECT_EQ(text(got), text(perftide::cpu_perft_batch(roots, 5, 0)));
     EXPECT_GT(stats.leaf_launches, 4u);
     EXPECT_LE(stats.peak_arena_bytes, std::size_t(128 << 10));
 }
@@ -104,9 +104,9 @@ TEST(GpuBackend, ChunksThatOutgrowTheEstimateAreSplitAgain) {
     SKIP_WITHOUT_DEVICE();
     const std::vector<chess::Position> roots = {chess::parse_fen(chess::START_FEN), chess::parse_fen(KIWIPETE)};
     Stats stats;
-    const auto got = gperft::gpu::perft_batch(
+    const auto got = perftide::gpu::perft_batch(
         roots, 5, Options{.arena_bytes = 256 << 10, .chunk_estimate_scale = 0.02}, &stats);
-    EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    EXPECT_EQ(text(got), text(perftide::cpu_perft_batch(roots, 5, 0)));
     EXPECT_GT(stats.chunk_retries, 0u);
 }
 
@@ -114,8 +114,8 @@ TEST(GpuBackend, HostPliesAgree) {
     SKIP_WITHOUT_DEVICE();
     const std::vector<chess::Position> roots = {chess::parse_fen(KIWIPETE)};
     Stats stats;
-    const auto got = gperft::gpu::perft_batch(roots, 5, Options{.max_device_depth = 3}, &stats);
-    EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    const auto got = perftide::gpu::perft_batch(roots, 5, Options{.max_device_depth = 3}, &stats);
+    EXPECT_EQ(text(got), text(perftide::cpu_perft_batch(roots, 5, 0)));
     EXPECT_EQ(stats.host_plies, 2);
 }
 
@@ -125,30 +125,30 @@ TEST(GpuBackend, CommandLineOutputsMatchCpu) {
                                                   "perft --depth 4 --divide --json --fen " + shell_quote(KIWIPETE),
                                                   "perft --depth 3 --moves " + shell_quote("e2e4 d7d5 e4d5 e7e5")};
     for (const std::string& args : invocations) {
-        const auto gpu = run_gperft(args + " --backend gpu");
-        const auto cpu = run_gperft(args + " --backend cpu");
+        const auto gpu = run_perftide(args + " --backend gpu");
+        const auto cpu = run_perftide(args + " --backend cpu");
         EXPECT_EQ(gpu.status, 0) << args << ": " << gpu.err;
         EXPECT_EQ(gpu.status, cpu.status) << args;
         EXPECT_EQ(comparable_json(gpu.out), comparable_json(cpu.out)) << args;
     }
 }
 
-// gperft unique on the GPU: the CPU's output (A083276 to ply 5 included),
+// perftide unique on the GPU: the CPU's output (A083276 to ply 5 included),
 // also within a small --device-memory; and a budget the device cannot hold
 // is refused before the first ply.
 TEST(GpuBackend, UniqueMatchesTheCpu) {
     SKIP_WITHOUT_DEVICE();
-    const auto cpu = run_gperft("unique --depth 5 --json --backend cpu");
+    const auto cpu = run_perftide("unique --depth 5 --json --backend cpu");
     ASSERT_EQ(cpu.status, 0) << cpu.err;
     EXPECT_NE(cpu.out.find("822518"), std::string::npos) << cpu.out;
     for (const std::string extra : {"", " --device-memory 256", " --memory 64"}) {
-        const auto gpu = run_gperft("unique --depth 5 --json --backend gpu" + extra);
+        const auto gpu = run_perftide("unique --depth 5 --json --backend gpu" + extra);
         ASSERT_EQ(gpu.status, 0) << extra << ": " << gpu.err;
         EXPECT_EQ(std::regex_replace(comparable_json(gpu.out), std::regex(R"re(, "passes": [0-9]+)re"), ""),
                   std::regex_replace(comparable_json(cpu.out), std::regex(R"re(, "passes": [0-9]+)re"), ""))
             << extra;
     }
-    const auto huge = run_gperft("unique --depth 2 --backend gpu --memory 16000000");
+    const auto huge = run_perftide("unique --depth 2 --backend gpu --memory 16000000");
     EXPECT_EQ(huge.status, 2) << huge.err;
     EXPECT_NE(huge.err.find("(--memory 16000000) is more than the device can give"), std::string::npos) << huge.err;
 }
@@ -157,13 +157,13 @@ TEST(GpuBackend, UniqueMatchesTheCpu) {
 // not change; a limit above the free memory is refused.
 TEST(GpuBackend, DeviceMemoryLimitKeepsTheCounts) {
     SKIP_WITHOUT_DEVICE();
-    const auto small = run_gperft("perft --depth 6 --backend gpu --device-memory 128 --json");
-    const auto cpu = run_gperft("perft --depth 6 --backend cpu --json");
+    const auto small = run_perftide("perft --depth 6 --backend gpu --device-memory 128 --json");
+    const auto cpu = run_perftide("perft --depth 6 --backend cpu --json");
     ASSERT_EQ(small.status, 0) << small.err;
     EXPECT_EQ(comparable_json(small.out), comparable_json(cpu.out));
-    const auto env = run_shell("GPERFT_DEVICE_MEMORY=128 " + std::string(GPERFT_BINARY) + " perft --depth 6 --backend gpu --json");
+    const auto env = run_shell("PERFTIDE_DEVICE_MEMORY=128 " + std::string(PERFTIDE_BINARY) + " perft --depth 6 --backend gpu --json");
     EXPECT_EQ(comparable_json(env.out), comparable_json(cpu.out)) << env.err;
-    const auto huge = run_gperft("perft --depth 3 --backend gpu --device-memory 16000000");
+    const auto huge = run_perftide("perft --depth 3 --backend gpu --device-memory 16000000");
     EXPECT_NE(huge.status, 0);
     EXPECT_NE(huge.err.find("(--device-memory 16000000) is more than the device can give"), std::string::npos)
         << huge.err;
@@ -171,7 +171,7 @@ TEST(GpuBackend, DeviceMemoryLimitKeepsTheCounts) {
 
 TEST(GpuBackend, AutoChoosesTheDevice) {
     SKIP_WITHOUT_DEVICE();
-    const auto r = run_gperft("perft --depth 3 --json");
+    const auto r = run_perftide("perft --depth 3 --json");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("\"backend\": \"gpu\""), std::string::npos) << r.out;
 }
@@ -191,7 +191,7 @@ TEST(GpuBackend, TablesAndDedupMatchCpuDividesOnSuites) {
 TEST(GpuBackend, TablesAndDedupOnOrOffGiveIdenticalCounts) {
     SKIP_WITHOUT_DEVICE();
     const auto roots = wide_transposing_batch();
-    const auto want = text(gperft::cpu_perft_batch(roots, WIDE_TRANSPOSING_DEPTH, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, WIDE_TRANSPOSING_DEPTH, 0));
     uint64_t seed = 1;
     for (const long long bytes : {0LL, 256LL << 20}) {
         for (const bool dedup : {false, true}) {
@@ -201,7 +201,7 @@ TEST(GpuBackend, TablesAndDedupOnOrOffGiveIdenticalCounts) {
             Options o = keyed(bytes, dedup, ++seed);
             o.arena_bytes = 64 << 20;  // chunks, so that later ones find what earlier ones stored
             Stats stats;
-            EXPECT_EQ(text(gperft::gpu::perft_batch(roots, WIDE_TRANSPOSING_DEPTH, o, &stats)), want) << bytes << " bytes, dedup " << dedup;
+            EXPECT_EQ(text(perftide::gpu::perft_batch(roots, WIDE_TRANSPOSING_DEPTH, o, &stats)), want) << bytes << " bytes, dedup " << dedup;
             EXPECT_EQ(stats.duplicates > 0, dedup) << bytes << " bytes, dedup " << dedup;
             EXPECT_EQ(stats.table_stores > 0, bytes > 0) << bytes << " bytes, dedup " << dedup;
         }
@@ -214,14 +214,14 @@ TEST(GpuBackend, TablesAndDedupOnOrOffGiveIdenticalCounts) {
 TEST(GpuBackend, TinyTablesAndTwoSeedsAgree) {
     SKIP_WITHOUT_DEVICE();
     const auto roots = wide_transposing_batch();
-    const auto want = text(gperft::cpu_perft_batch(roots, WIDE_TRANSPOSING_DEPTH, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, WIDE_TRANSPOSING_DEPTH, 0));
     for (const uint64_t seed : {uint64_t(1), uint64_t(0x9e3779b97f4a7c15ULL)}) {
         for (const long long bytes : {16LL * 256, 16LL << 20}) {
             Options o = keyed(bytes, false, seed);
             o.arena_bytes = 64 << 20;
             for (int run = 0; run < 2; ++run) {
                 Stats stats;
-                EXPECT_EQ(text(gperft::gpu::perft_batch(roots, WIDE_TRANSPOSING_DEPTH, o, &stats)), want)
+                EXPECT_EQ(text(perftide::gpu::perft_batch(roots, WIDE_TRANSPOSING_DEPTH, o, &stats)), want)
                     << seed << ", " << bytes << " bytes, run " << run;
                 if (run == 0) {
                     EXPECT_GT(stats.table_stores, 0u) << seed << ", " << bytes << " bytes";
@@ -237,11 +237,11 @@ TEST(GpuBackend, AutomaticTablesShareTheMemoryWithTheArena) {
     SKIP_WITHOUT_DEVICE();
     const std::vector<chess::Position> roots = {chess::parse_fen(KIWIPETE)};
     Stats stats;
-    const auto got = gperft::gpu::perft_batch(roots, 5, keyed(gperft::gpu::AUTO_TABLES, true), &stats);
-    EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    const auto got = perftide::gpu::perft_batch(roots, 5, keyed(perftide::gpu::AUTO_TABLES, true), &stats);
+    EXPECT_EQ(text(got), text(perftide::cpu_perft_batch(roots, 5, 0)));
     EXPECT_GT(stats.table_bytes, std::size_t(0));
     EXPECT_GT(stats.arena_bytes, std::size_t(0));
-    EXPECT_THROW(gperft::gpu::perft_batch(roots, 3, keyed(1LL << 50, false)), std::invalid_argument);
+    EXPECT_THROW(perftide::gpu::perft_batch(roots, 3, keyed(1LL << 50, false)), std::invalid_argument);
 }
 
 // ---------------------------------------------------------------------------
@@ -254,14 +254,14 @@ TEST(GpuBackend, StatisticsMatchCpu) {
         {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5}};
     for (const auto& [fen, depth] : cases) {
         const chess::Position root = chess::parse_fen(fen);
-        EXPECT_EQ(stats_text(gperft::gpu::perft_stats({root}, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
+        EXPECT_EQ(stats_text(perftide::gpu::perft_stats({root}, depth)), stats_text(perftide::cpu_perft_stats(root, depth, 0)))
             << fen;
     }
     const chess::Position kiwipete = chess::parse_fen(KIWIPETE);
     Stats stats;
-    const auto small = gperft::gpu::perft_stats({kiwipete}, 4, Options{.arena_bytes = 256 << 10, .chunk_estimate_scale = 0.02},
+    const auto small = perftide::gpu::perft_stats({kiwipete}, 4, Options{.arena_bytes = 256 << 10, .chunk_estimate_scale = 0.02},
                                                 &stats);
-    EXPECT_EQ(stats_text(small), stats_text(gperft::cpu_perft_stats(kiwipete, 4, 0)));
+    EXPECT_EQ(stats_text(small), stats_text(perftide::cpu_perft_stats(kiwipete, 4, 0)));
     EXPECT_GT(stats.chunk_retries, 0u);
 }
 
@@ -274,8 +274,8 @@ TEST(GpuBackend, CommandLineStatisticsAndDeepRunsMatchCpu) {
         "perft --depth 5 --json --split 2 --hash 64 --zobrist-seed 12345 --quiet --fen " + shell_quote(KIWIPETE)};
     static const std::regex volatile_fields(R"re(, "(seconds|nps|backend|hash_mb|device_hash_mb|host_hash_mb)": ("[^"]*"|[^,}]*))re");
     for (const std::string& args : invocations) {
-        const auto gpu = run_gperft(args + " --backend gpu");
-        const auto cpu = run_gperft(args + " --backend cpu");
+        const auto gpu = run_perftide(args + " --backend gpu");
+        const auto cpu = run_perftide(args + " --backend cpu");
         EXPECT_EQ(gpu.status, 0) << args << ": " << gpu.err;
         EXPECT_EQ(cpu.status, 0) << args << ": " << cpu.err;
         EXPECT_EQ(std::regex_replace(gpu.out, volatile_fields, ""), std::regex_replace(cpu.out, volatile_fields, ""))
@@ -287,9 +287,9 @@ TEST(GpuBackend, CommandLineStatisticsAndDeepRunsMatchCpu) {
 TEST(GpuBackend, AnalyzeFileGivesTheCpuReports) {
     SKIP_WITHOUT_DEVICE();
     for (const char* file : {"/perft/perftsuite.epd", "/perft/grandchesstree.epd", "/perft/cpw_positions.epd"}) {
-        const std::string args = "analyze --json --no-search --file " + shell_quote(std::string(GPERFT_TEST_DATA) + file);
-        const auto gpu = run_gperft(args + " --backend gpu");
-        const auto cpu = run_gperft(args + " --backend cpu");
+        const std::string args = "analyze --json --no-search --file " + shell_quote(std::string(PERFTIDE_TEST_DATA) + file);
+        const auto gpu = run_perftide(args + " --backend gpu");
+        const auto cpu = run_perftide(args + " --backend cpu");
         EXPECT_EQ(gpu.status, cpu.status) << file << ": " << gpu.err;
         EXPECT_FALSE(cpu.out.empty()) << file;
         EXPECT_EQ(gpu.out, cpu.out) << file;

@@ -10,9 +10,9 @@
 #include "gpu/host_pipeline.hpp"
 #include "gpu/level_pipeline.hpp"
 
-using gperft::gpu::Options;
-using gperft::gpu::Stats;
-namespace host = gperft::gpu::host;
+using perftide::gpu::Options;
+using perftide::gpu::Stats;
+namespace host = perftide::gpu::host;
 
 // The stand-in keeps its tables between calls as a device does: statistics
 // after counts, counts after statistics and statistics again, all with the
@@ -20,10 +20,10 @@ namespace host = gperft::gpu::host;
 // it serves the other).
 TEST(PipelineMemory, StandInTablesServeCountsAndRowsInTurn) {
     const auto roots = transposing_batch();
-    const auto counts = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
-    std::vector<gperft::StatsTotal> rows;
+    const auto counts = text(perftide::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    std::vector<perftide::StatsTotal> rows;
     for (const chess::Position& root : roots)
-        for (const auto& row : gperft::cpu_perft_stats(root, TRANSPOSING_DEPTH, 0)) rows.push_back(row);
+        for (const auto& row : perftide::cpu_perft_stats(root, TRANSPOSING_DEPTH, 0)) rows.push_back(row);
     Options o = keyed(1 << 20, false);
     o.arena_bytes = 256 << 10;  // chunks, so that later ones find what earlier ones stored
     for (int turn = 0; turn < 2; ++turn) {
@@ -41,7 +41,7 @@ TEST(PipelineMemory, StandInTablesServeCountsAndRowsInTurn) {
 // arena fit the budget or the request is refused naming the numbers and
 // where the cap came from.
 TEST(DeviceMemory, PlansWithinTheCapAndRefusesWhatDoesNotFit) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     constexpr std::size_t GIB = std::size_t(1) << 30, MIB = DEVICE_MIB;
     // 140 GiB device, 100 GiB free: headroom max(total/32, 512 MiB) = 4.375 GiB.
     const DeviceFree d{100 * GIB, 140 * GIB};
@@ -80,7 +80,7 @@ TEST(DeviceMemory, PlansWithinTheCapAndRefusesWhatDoesNotFit) {
     EXPECT_NE(by_flag.find("(--device-memory 204800)"), std::string::npos) << by_flag;
     EXPECT_NE(by_flag.find("102400 MiB free"), std::string::npos) << by_flag;
     const std::string by_env = refusal(d, {200 * GIB, CapSource::Environment}, 0);
-    EXPECT_NE(by_env.find("(GPERFT_DEVICE_MEMORY=204800)"), std::string::npos) << by_env;
+    EXPECT_NE(by_env.find("(PERFTIDE_DEVICE_MEMORY=204800)"), std::string::npos) << by_env;
     EXPECT_EQ(by_env.find("--device-memory"), std::string::npos) << by_env;
     EXPECT_NE(refusal({256 * MIB, 140 * GIB}, {}, 0), "accepted");  // nothing usable
     // The frontier's budget: --memory, else the cap, else half the free memory.
@@ -91,31 +91,31 @@ TEST(DeviceMemory, PlansWithinTheCapAndRefusesWhatDoesNotFit) {
         frontier_budget(d, {60 * GIB, CapSource::Environment}, 0);
         ADD_FAILURE() << "a frontier budget above half the free memory was accepted";
     } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("(GPERFT_DEVICE_MEMORY=61440)"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("(PERFTIDE_DEVICE_MEMORY=61440)"), std::string::npos) << e.what();
     }
 }
 
 // The cap comes from set_device_memory_limit (--device-memory), else
-// GPERFT_DEVICE_MEMORY, whose bad values are refused naming the variable
+// PERFTIDE_DEVICE_MEMORY, whose bad values are refused naming the variable
 // and the value, even when the flag overrides it.
 TEST(DeviceMemory, CapComesFromTheFlagOrTheVariableAndRefusesBadValues) {
-    using namespace gperft::gpu;
-    setenv("GPERFT_DEVICE_MEMORY", "1024", 1);
+    using namespace perftide::gpu;
+    setenv("PERFTIDE_DEVICE_MEMORY", "1024", 1);
     EXPECT_EQ(device_memory_cap(), (DeviceMemoryCap{1024 * DEVICE_MIB, CapSource::Environment}));
     set_device_memory_limit(2048 * DEVICE_MIB);
     EXPECT_EQ(device_memory_cap(), (DeviceMemoryCap{2048 * DEVICE_MIB, CapSource::Flag}));
     for (const char* bad : {"abc", "0", "-5", "12x", " 64", "99999999999999999999", "10", "16777217"}) {
-        setenv("GPERFT_DEVICE_MEMORY", bad, 1);
+        setenv("PERFTIDE_DEVICE_MEMORY", bad, 1);
         try {
             device_memory_cap();
-            ADD_FAILURE() << "GPERFT_DEVICE_MEMORY=" << bad << " was accepted";
+            ADD_FAILURE() << "PERFTIDE_DEVICE_MEMORY=" << bad << " was accepted";
         } catch (const std::invalid_argument& e) {
-            EXPECT_NE(std::string(e.what()).find(std::string("GPERFT_DEVICE_MEMORY='") + bad + "'"), std::string::npos)
+            EXPECT_NE(std::string(e.what()).find(std::string("PERFTIDE_DEVICE_MEMORY='") + bad + "'"), std::string::npos)
                 << e.what();
         }
     }
     set_device_memory_limit(0);
-    unsetenv("GPERFT_DEVICE_MEMORY");
+    unsetenv("PERFTIDE_DEVICE_MEMORY");
     EXPECT_EQ(device_memory_cap(), DeviceMemoryCap{});
 }
 
@@ -123,7 +123,7 @@ TEST(DeviceMemory, CapComesFromTheFlagOrTheVariableAndRefusesBadValues) {
 // wants from its shape, the plies left to the host, the root slices and the
 // chunks under a cap.
 TEST(ArenaPlan, SizesTheArenaFromTheCallsShape) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     constexpr std::size_t MIB = DEVICE_MIB, POS = 48;
     ArenaInputs in;
     in.roots = 1, in.depth = 5, in.growth = 20, in.position_bytes = POS, in.dedup = true;
@@ -203,7 +203,7 @@ struct PretendAllocator {
 // an arena above the kept size given back at a call's end without tables,
 // and all of it by release() or the owner's end.
 TEST(PipelineMemory, KeptBetweenCallsGrownWhenNeededAndGivenBack) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     constexpr std::size_t MIB = DEVICE_MIB;
     PretendDevice dev;
     dev.capacity = 2048 * MIB;
@@ -274,7 +274,7 @@ TEST(PipelineMemory, KeptBetweenCallsGrownWhenNeededAndGivenBack) {
 // for tables that do not fit, the call fails naming the memory and holds
 // nothing.
 TEST(PipelineMemory, ShrinksTheArenaToWhatIsThereOrFailsHoldingNothing) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     constexpr std::size_t MIB = DEVICE_MIB;
     PretendDevice dev;
     dev.capacity = 100 * MIB;
@@ -302,7 +302,7 @@ TEST(PipelineMemory, ShrinksTheArenaToWhatIsThereOrFailsHoldingNothing) {
 // every byte comes back when a call ends: after a count, after a count with
 // tables, and after a call that fails part way.
 TEST(PipelineMemory, HostPipelineCallsGiveAllTheirMemoryBack) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     const std::size_t before = host_bytes_held();
     {
         HostExec exec(1 << 20, 1 << 16);
@@ -310,7 +310,7 @@ TEST(PipelineMemory, HostPipelineCallsGiveAllTheirMemoryBack) {
     }
     EXPECT_EQ(host_bytes_held(), before);
     const auto roots = positions({KIWIPETE});
-    EXPECT_EQ(text(host::perft_batch(roots, 3, Options{.table_bytes = 1 << 20})), text(gperft::cpu_perft_batch(roots, 3, 0)));
+    EXPECT_EQ(text(host::perft_batch(roots, 3, Options{.table_bytes = 1 << 20})), text(perftide::cpu_perft_batch(roots, 3, 0)));
     EXPECT_EQ(host_bytes_held(), before);
     EXPECT_THROW(host::perft_batch(roots, 3, Options{.arena_bytes = 1024}), ArenaExhausted);
     EXPECT_EQ(host_bytes_held(), before);
@@ -321,16 +321,16 @@ TEST(PipelineMemory, HostPipelineCallsGiveAllTheirMemoryBack) {
 // allocate nothing and each count stays the CPU engine's; statistics calls
 // reuse it too; release_memory (a run's end, or a trim) gives it all back.
 TEST(PipelineMemory, StandInCallsAfterTheFirstAllocateNothing) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     const auto roots = positions({chess::START_FEN});
-    const std::string want = chess::to_string(gperft::cpu_perft_batch(roots, 5, 0)[0]);
+    const std::string want = chess::to_string(perftide::cpu_perft_batch(roots, 5, 0)[0]);
     const std::size_t before = host_bytes_held();
     EXPECT_EQ(chess::to_string(host::stand_in::perft_batch(roots, 5, Options{}, nullptr)[0]), want);
     EXPECT_GT(host_bytes_held(), before);  // kept for the next call
     const uint64_t after_first = host_allocations();
     for (int call = 0; call < 100; ++call)
         ASSERT_EQ(chess::to_string(host::stand_in::perft_batch(roots, 5, Options{}, nullptr)[0]), want) << "call " << call;
-    const auto stats_want = stats_text(gperft::cpu_perft_stats(roots[0], 3, 0));
+    const auto stats_want = stats_text(perftide::cpu_perft_stats(roots[0], 3, 0));
     EXPECT_EQ(stats_text(host::stand_in::perft_stats({roots[0]}, 3, Options{}, nullptr)), stats_want);
     EXPECT_EQ(host_allocations(), after_first);
     host::stand_in::release_memory();

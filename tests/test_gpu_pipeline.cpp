@@ -12,9 +12,9 @@
 #include "gpu/host_pipeline.hpp"
 #include "gpu/level_pipeline.hpp"
 
-using gperft::gpu::Options;
-using gperft::gpu::Stats;
-namespace host = gperft::gpu::host;
+using perftide::gpu::Options;
+using perftide::gpu::Stats;
+namespace host = perftide::gpu::host;
 
 namespace {
 
@@ -79,7 +79,7 @@ TEST(GpuPipeline, Chess960SuitesMatchCpuDivides) {
     Stats total;
     Options o = keyed(1 << 20, true);
     o.arena_bytes = 256 << 10;  // many chunks: later ones find the earlier ones' stores
-    EXPECT_EQ(text(counting(o, total)(roots, 5)), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    EXPECT_EQ(text(counting(o, total)(roots, 5)), text(perftide::cpu_perft_batch(roots, 5, 0)));
     EXPECT_GT(total.table_hits, 100u);
     EXPECT_GT(total.duplicates, 100u);
 }
@@ -90,7 +90,7 @@ TEST(GpuPipeline, TinyArenaSplitsLevelsIntoChunks) {
     const auto roots = positions({"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1"});
     Stats stats;
     const auto got = host::perft_batch(roots, 5, Options{.arena_bytes = 8 << 10}, &stats);
-    EXPECT_EQ(text(got), text(gperft::cpu_perft_batch(roots, 5, 0)));
+    EXPECT_EQ(text(got), text(perftide::cpu_perft_batch(roots, 5, 0)));
     EXPECT_GT(stats.leaf_launches, 20u);
     EXPECT_GT(stats.make_launches, 10u);
     EXPECT_LE(stats.peak_arena_bytes, std::size_t(8 << 10));
@@ -103,7 +103,7 @@ TEST(GpuPipeline, TinyArenaSplitsLevelsIntoChunks) {
 // again; the retried chunks must count exactly once.
 TEST(GpuPipeline, ChunksThatOutgrowTheEstimateAreSplitAgain) {
     const auto roots = positions({KIWIPETE, chess::START_FEN, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"});
-    const auto want = text(gperft::cpu_perft_batch(roots, 5, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, 5, 0));
     for (const std::size_t kib : {24, 64, 256}) {
         Stats stats;
         const auto got =
@@ -119,14 +119,14 @@ TEST(GpuPipeline, ArenaTooSmallForOneParentThrows) {
     try {
         host::perft_batch(roots, 3, Options{.arena_bytes = 1024});
         FAIL() << "expected the run to throw";
-    } catch (const gperft::gpu::ArenaExhausted& e) {
+    } catch (const perftide::gpu::ArenaExhausted& e) {
         EXPECT_NE(std::string(e.what()).find("working memory exhausted"), std::string::npos) << e.what();
     }
 }
 
 TEST(GpuPipeline, PliesAboveTheDeviceDepthRunOnTheHost) {
     const auto roots = positions({KIWIPETE, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1"});
-    const auto want = text(gperft::cpu_perft_batch(roots, 4, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, 4, 0));
     for (int cap = 1; cap <= 4; ++cap) {
         Stats stats;
         EXPECT_EQ(text(host::perft_batch(roots, 4, Options{.max_device_depth = cap}, &stats)), want) << cap;
@@ -150,7 +150,7 @@ TEST(GpuPipeline, DepthZeroEmptyBatchAndPositionsWithoutMoves) {
 // previous parent's, with the parent's index beside each move, whether the
 // block's moves fit the stage or not (a block of 218-move parents does not).
 TEST(GpuPipeline, StagedGenerationWritesMovesInOrder) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     const auto base = positions({"R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", KIWIPETE, chess::START_FEN});
     for (const int copies : {1, 60}) {  // 60 * (218 + 48 + 20) moves overflow a block's stage
         std::vector<chess::Position> pos;
@@ -181,7 +181,7 @@ TEST(GpuPipeline, StagedGenerationWritesMovesInOrder) {
 
 // A count that disagrees with generation is reported, never used.
 TEST(GpuPipeline, GenerationCountMismatchIsAnError) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     const auto pos = positions({chess::START_FEN});
     HostExec exec(1 << 20);
     const uint32_t wrong_count = 19;
@@ -197,7 +197,7 @@ TEST(GpuPipeline, GenerationCountMismatchIsAnError) {
 // guards against): every move slot and parent index is still written, so no
 // later kernel follows garbage, and the flag is up.
 TEST(GpuPipeline, FewerGeneratedMovesThanCountedLeaveNoSlotUnwritten) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     const auto pos = positions({chess::START_FEN, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"});
     HostExec exec(1 << 20);
     const uint32_t counts[2] = {25, 9};  // 20 and 5 legal moves
@@ -218,7 +218,7 @@ TEST(GpuPipeline, FewerGeneratedMovesThanCountedLeaveNoSlotUnwritten) {
 // The warp's segmented sums against plain sums: one addition per run of
 // equal keys, each with the run's total, also with idle lanes at the end.
 TEST(GpuPipeline, WarpSumsAddEachRunOnce) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     std::mt19937_64 rng(12345);
     for (int trial = 0; trial < 2000; ++trial) {
         Contribution c[WARP];
@@ -242,7 +242,7 @@ TEST(GpuPipeline, WarpSumsAddEachRunOnce) {
 }
 
 TEST(GpuPipeline, ChunkSizingEstimateGrowsWithDepth) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     EXPECT_EQ(subtree_bytes(2, 30, MADE_ITEM_BYTES), LEAF_ITEM_BYTES);
     EXPECT_EQ(subtree_bytes(3, 30, MADE_ITEM_BYTES), LEAF_ITEM_BYTES);
     EXPECT_EQ(subtree_bytes(4, 30, MADE_ITEM_BYTES), MADE_ITEM_BYTES + 30 * LEAF_ITEM_BYTES);
@@ -271,7 +271,7 @@ TEST(GpuPipeline, TablesAndDedupMatchCpuDividesOnSuites) {
 // its work only when on.
 TEST(GpuPipeline, TablesAndDedupOnOrOffGiveIdenticalCounts) {
     const auto roots = transposing_batch();
-    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
     for (const long long bytes : {0LL, 1LL << 20}) {
         for (const bool dedup : {false, true}) {
             Options o = keyed(bytes, dedup);
@@ -290,7 +290,7 @@ TEST(GpuPipeline, TablesAndDedupOnOrOffGiveIdenticalCounts) {
 // check must reject.
 TEST(GpuPipeline, TinyTablesForceCollisionsAndEvictions) {
     const auto roots = transposing_batch();
-    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
     for (const long long bytes : {16LL * 16, 16LL * 16 * 16}) {
         Options o = keyed(bytes, false);
         o.arena_bytes = 256 << 10;
@@ -306,7 +306,7 @@ TEST(GpuPipeline, TinyTablesForceCollisionsAndEvictions) {
 // decide which positions share slots; and the seed reaches the keys.
 TEST(GpuPipeline, TwoSeedsGiveIdenticalCounts) {
     const auto roots = transposing_batch();
-    const auto want = text(gperft::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, TRANSPOSING_DEPTH, 0));
     for (const uint64_t seed : {uint64_t(1), uint64_t(0x9e3779b97f4a7c15ULL)}) {
         Options o = keyed(16 * 64, true, seed);
         o.arena_bytes = 256 << 10;
@@ -314,7 +314,7 @@ TEST(GpuPipeline, TwoSeedsGiveIdenticalCounts) {
         EXPECT_EQ(text(host::perft_batch(roots, TRANSPOSING_DEPTH, o, &stats)), want) << seed;
         EXPECT_GT(stats.table_hits, 0u) << seed;
     }
-    using gperft::gpu::HostExec;
+    using perftide::gpu::HostExec;
     const chess::Position start = chess::parse_fen(chess::START_FEN);
     const auto one = chess::build_zobrist_data(1), two = chess::build_zobrist_data(2);
     EXPECT_EQ(HostExec(1 << 16, 0, 1).zobrist().key(start), chess::Zobrist{one.get()}.key(start));
@@ -328,7 +328,7 @@ TEST(GpuPipeline, DuplicateRootsAreCountedOnceEach) {
     auto roots = positions({KIWIPETE, POSITION_3, KIWIPETE, chess::START_FEN, KIWIPETE});
     roots[4].halfmove = 7;
     roots[4].fullmove = 30;
-    const auto want = text(gperft::cpu_perft_batch(roots, 3, 0));
+    const auto want = text(perftide::cpu_perft_batch(roots, 3, 0));
     Stats stats;
     EXPECT_EQ(text(host::perft_batch(roots, 3, keyed(0, true), &stats)), want);
     EXPECT_EQ(stats.duplicates, 2u);
@@ -341,9 +341,9 @@ TEST(GpuPipeline, DuplicateRootsAreCountedOnceEach) {
 // Default options de-duplicate only levels of at least DEDUP_MIN_ITEMS
 // positions (here: the roots).
 TEST(GpuPipeline, DedupSkipsSmallLevelsByDefault) {
-    using gperft::gpu::DEDUP_MIN_ITEMS;
+    using perftide::gpu::DEDUP_MIN_ITEMS;
     const chess::Position p = chess::parse_fen(POSITION_3);
-    const std::string one = chess::to_string(gperft::cpu_perft_batch({p}, 3, 0)[0]);
+    const std::string one = chess::to_string(perftide::cpu_perft_batch({p}, 3, 0)[0]);
     for (const uint64_t n : {DEDUP_MIN_ITEMS - 1, DEDUP_MIN_ITEMS}) {
         Stats stats;
         const auto got = text(host::perft_batch(std::vector<chess::Position>(n, p), 3, Options{}, &stats));
@@ -357,7 +357,7 @@ TEST(GpuPipeline, DedupSkipsSmallLevelsByDefault) {
 // positions under one key (A, B, A') each start a run; identical ones that
 // follow each other share one.
 TEST(GpuPipeline, RunHeadsCompareWholePositions) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     auto pos = positions({KIWIPETE, POSITION_3, KIWIPETE, KIWIPETE});
     pos[3].halfmove = 9;  // the counters do not matter to perft
     const std::vector<uint64_t> same_key(4, 42);
@@ -378,7 +378,7 @@ TEST(GpuPipeline, RunHeadsCompareWholePositions) {
 // empty slot, another key's slot, and a slot torn between two writes are
 // misses, except a torn slot whose halves carry the same count.
 TEST(GpuPipeline, TableSlotsVerifyTheKeyAndDetectTornWrites) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     TableEntry slot[1] = {};
     const DepthTable t{slot, 1};  // one slot: every key maps to it
     const chess::Key128 a{0x1111, 0xAAAA0000AAAA0000ULL}, b{0x2222, 0xBBBB0000BBBB0000ULL};
@@ -411,7 +411,7 @@ TEST(GpuPipeline, TableSlotsVerifyTheKeyAndDetectTornWrites) {
 // come from two writes of different rows are misses; a slot torn between two
 // writes of the same row is that row.
 TEST(GpuPipeline, RowSlotsVerifyTheKeyAndDetectTornWrites) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     RowEntry slot[1] = {};
     const RowTable t{slot, 1};
     const chess::Key128 a{0x1111, 0xAAAA0000AAAA0000ULL}, b{0x2222, 0xBBBB0000BBBB0000ULL};
@@ -445,7 +445,7 @@ TEST(GpuPipeline, RowSlotsVerifyTheKeyAndDetectTornWrites) {
 }
 
 TEST(GpuPipeline, TableLayoutSplitsTheMemoryByDepth) {
-    using namespace gperft::gpu;
+    using namespace perftide::gpu;
     int weights = 0;
     for (int w : TABLE_WEIGHT) weights += w;
     std::vector<TableEntry> memory(100 * weights);
@@ -484,7 +484,7 @@ TEST(GpuPipeline, StatisticsMatchCpuOnSuitePositions) {
         {"3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", 5}};  // en passant, discovered checks
     for (const auto& [fen, depth] : cases) {
         const chess::Position root = chess::parse_fen(fen);
-        EXPECT_EQ(stats_text(host::perft_stats({root}, depth)), stats_text(gperft::cpu_perft_stats(root, depth, 0)))
+        EXPECT_EQ(stats_text(host::perft_stats({root}, depth)), stats_text(perftide::cpu_perft_stats(root, depth, 0)))
             << fen;
     }
     EXPECT_TRUE(host::perft_stats({chess::parse_fen(KIWIPETE)}, 0).empty());
@@ -495,7 +495,7 @@ TEST(GpuPipeline, StatisticsMatchCpuOnSuitePositions) {
 // plies expanded on the host.
 TEST(GpuPipeline, StatisticsSurviveChunkRetriesAndHostPlies) {
     const chess::Position root = chess::parse_fen(POSITION_3);
-    const auto want = stats_text(gperft::cpu_perft_stats(root, 5, 0));
+    const auto want = stats_text(perftide::cpu_perft_stats(root, 5, 0));
     Stats stats;
     EXPECT_EQ(stats_text(host::perft_stats({root}, 5, Options{.arena_bytes = 24 << 10, .chunk_estimate_scale = 0.02},
                                            &stats)),
@@ -512,9 +512,9 @@ TEST(GpuPipeline, StatisticsSurviveChunkRetriesAndHostPlies) {
 // CPU engine's, and each feature did its work only when on.
 TEST(GpuPipeline, StatisticsThroughRowTablesAndDedupMatchCpuPerRoot) {
     const auto roots = transposing_batch();
-    std::vector<gperft::StatsTotal> want;
+    std::vector<perftide::StatsTotal> want;
     for (const chess::Position& root : roots)
-        for (const auto& row : gperft::cpu_perft_stats(root, TRANSPOSING_DEPTH, 0)) want.push_back(row);
+        for (const auto& row : perftide::cpu_perft_stats(root, TRANSPOSING_DEPTH, 0)) want.push_back(row);
     const auto want_text = stats_text(want);
     for (const long long bytes : {0LL, 128LL * 15 * 4, 1LL << 22}) {
         for (const bool dedup : {false, true}) {

@@ -7,7 +7,7 @@
 
 TEST(GpuPipelineDeep, Chess960ToDepth5MatchesCpuDivides) {
     const BatchEngine pipeline = [](const std::vector<chess::Position>& roots, int depth) {
-        return gperft::gpu::host::perft_batch(roots, depth, gperft::gpu::Options{});
+        return perftide::gpu::host::perft_batch(roots, depth, perftide::gpu::Options{});
     };
     EXPECT_EQ(check_suite_divides(pipeline, "perft/fischer.epd", 1e30, 5), 960 * 5);
 }

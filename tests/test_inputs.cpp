@@ -1,4 +1,4 @@
-// Every file gperft reads is read the same way (line_reader.hpp): a byte
+// Every file perftide reads is read the same way (line_reader.hpp): a byte
 // order mark skipped, LF, CRLF and CR endings alike, NUL refused with its
 // line; suite files keeping EPD metadata, refusing what they cannot check,
 // and never passing on nothing; outputs that are one file refused.
@@ -16,7 +16,7 @@ namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-std::string temp(const std::string& name) { return "/tmp/gperft_inputs_" + std::to_string(getpid()) + name; }
+std::string temp(const std::string& name) { return "/tmp/perftide_inputs_" + std::to_string(getpid()) + name; }
 
 // Writes `text` as the bytes of a new file and returns its path.
 std::string file_with(const std::string& name, const std::string& text) {
@@ -27,7 +27,7 @@ std::string file_with(const std::string& name, const std::string& text) {
 
 std::vector<std::string> read_all(const std::string& text) {
     std::istringstream in(text);
-    gperft::LineReader reader(in, "input");
+    perftide::LineReader reader(in, "input");
     std::vector<std::string> lines;
     for (std::string line; reader.next(line);) lines.push_back(line);
     return lines;
@@ -66,15 +66,15 @@ TEST(LineReader, NulAndEndlessLinesAreRefusedWithTheirLine) {
 
 TEST(Inputs, ByteOrderMarkAndLineEndsInEveryFileCommand) {
     const std::string suite = file_with(".epd", BOM + KRK + " ;D1 15\r\n" + KRK + " ;D2 66\r" + KRK + " ;D1 15\n");
-    const auto s = run_gperft("suite --backend cpu " + suite);
+    const auto s = run_perftide("suite --backend cpu " + suite);
     EXPECT_EQ(s.status, 0) << s.out << s.err;
     EXPECT_TRUE(contains(s.out, "3 passed")) << s.out;
-    const auto p = run_gperft("perft --backend cpu --depth 1 --file " + suite);
+    const auto p = run_perftide("perft --backend cpu --depth 1 --file " + suite);
     EXPECT_EQ(p.status, 0) << p.err;
     EXPECT_EQ(count_lines(p.out), 3) << p.out;
     // CR-only endings: every position is its own line.
     const std::string cr = file_with(".cr", BOM + KRK + "\r8/8/8/8/8/8/8/K6k w - - 0 1\r");
-    const auto a = run_gperft("analyze --json --no-search --file " + cr);
+    const auto a = run_perftide("analyze --json --no-search --file " + cr);
     EXPECT_EQ(a.status, 0) << a.err;
     EXPECT_EQ(count_lines(a.out), 2) << a.out;
     EXPECT_TRUE(contains(a.out, "\"line\": 2")) << a.out;
@@ -82,7 +82,7 @@ TEST(Inputs, ByteOrderMarkAndLineEndsInEveryFileCommand) {
     const std::string nul = file_with(".nul", KRK + " ;D1 15\n" + std::string("8/8/8/8/8/8/8/K6k w\0 - - 0 1\n", 29));
     for (const std::string& cmd : {"analyze --file " + nul, "perft --depth 1 --backend cpu --file " + nul,
                                    "suite --backend cpu " + nul}) {
-        const auto r = run_gperft(cmd);
+        const auto r = run_perftide(cmd);
         EXPECT_EQ(r.status, 2) << cmd;
         EXPECT_TRUE(contains(r.err, nul + "' line 2 holds a NUL byte") || contains(r.err, nul + " line 2 holds a NUL byte"))
             << cmd << "\n" << r.err;
@@ -94,7 +94,7 @@ TEST(Inputs, SuiteKeepsEpdOperationsAsMetadata) {
     const std::string suite =
         file_with(".epd", "4k3/8/8/8/8/8/8/4K2R w K - bm Kf2; id \"rook ending\"; D1 15; c0 \"a comment\";\n" + KRK +
                               " ;D2 66 ;acd 12\n");
-    const auto r = run_gperft("suite --backend cpu --json " + suite);
+    const auto r = run_perftide("suite --backend cpu --json " + suite);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_TRUE(contains(r.out, "\"id\": \"rook ending\"")) << r.out;
     EXPECT_TRUE(contains(r.out, "\"operations\": \"bm Kf2; c0 \\\"a comment\\\"\"")) << r.out;
@@ -107,7 +107,7 @@ TEST(Inputs, SuiteKeepsEpdOperationsAsMetadata) {
 TEST(Inputs, SuiteRefusesDepthsBeyondPerftAndNamesItsFile) {
     for (const std::string depth : {"31", "64", "65", "999"}) {
         const std::string suite = file_with(".epd", KRK + " ;D1 15\n" + KRK + " ;D" + depth + " 5\n");
-        const auto r = run_gperft("suite --backend cpu " + suite);
+        const auto r = run_perftide("suite --backend cpu " + suite);
         EXPECT_EQ(r.status, 2) << depth;
         EXPECT_TRUE(contains(r.err, "suite file '" + suite + "' line 2: ")) << r.err;
         EXPECT_TRUE(contains(r.err, "depth " + depth + " is deeper than perft counts (at most 30)") ||
@@ -122,7 +122,7 @@ TEST(Inputs, SuiteRefusesDepthsBeyondPerftAndNamesItsFile) {
 // ";D30 5") fails at once instead of running for ever.
 TEST(Inputs, SuiteTypoDeepCountFailsAtOnce) {
     const std::string suite = file_with(".epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D30 5\n");
-    const auto r = run_shell("timeout 120 " + std::string(GPERFT_BINARY) + " suite --backend cpu " + suite);
+    const auto r = run_shell("timeout 120 " + std::string(PERFTIDE_BINARY) + " suite --backend cpu " + suite);
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_TRUE(contains(r.out, "depth 30: expected 5, but one subtree 5 plies deep alone has")) << r.out;
     std::remove(suite.c_str());
@@ -134,16 +134,16 @@ TEST(Inputs, SuiteThatChecksNothingFails) {
     const std::string comments = file_with(".comments", BOM + "# nothing here\r\n\r\n");
     const std::string suite = file_with(".epd", KRK + " ;D1 15 ;D2 66\n");
     for (const std::string& file : {empty, comments}) {
-        const auto r = run_gperft("suite --backend cpu " + file);
+        const auto r = run_perftide("suite --backend cpu " + file);
         EXPECT_EQ(r.status, 2) << file << r.out;
         EXPECT_TRUE(contains(r.err, "holds no entries")) << r.err;
     }
-    const auto zero = run_gperft("suite --backend cpu --max-depth 0 " + suite);
+    const auto zero = run_perftide("suite --backend cpu --max-depth 0 " + suite);
     EXPECT_EQ(zero.status, 2) << zero.out;
     EXPECT_TRUE(contains(zero.err, "nothing was checked")) << zero.err;
     EXPECT_TRUE(contains(zero.out, "skipped depth 1,2 (--max-depth)")) << zero.out;
     // Skipped depths name the limit that skipped them, and only it.
-    const auto nodes = run_gperft("suite --backend cpu --max-nodes 20 " + suite);
+    const auto nodes = run_perftide("suite --backend cpu --max-nodes 20 " + suite);
     EXPECT_EQ(nodes.status, 0) << nodes.err;
     EXPECT_TRUE(contains(nodes.out, "skipped depth 2 (--max-nodes)")) << nodes.out;
     for (const auto& f : {empty, comments, suite}) std::remove(f.c_str());
@@ -152,7 +152,7 @@ TEST(Inputs, SuiteThatChecksNothingFails) {
 // Ids need not be unique: the failure names its line.
 TEST(Inputs, SuiteFailureNamesItsLineWhateverTheIds) {
     const std::string suite = file_with(".perft", "id 0\nepd " + KRK + "\nperft 1 15\n\nid 0\nepd " + KRK + "\nperft 2 67\n");
-    const auto r = run_gperft("suite --backend cpu " + suite);
+    const auto r = run_perftide("suite --backend cpu " + suite);
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_TRUE(contains(r.out, "first failure: line 6 (id 0) (" + KRK + ") at depth 2: expected 67, got 66")) << r.out;
     std::remove(suite.c_str());
@@ -161,9 +161,9 @@ TEST(Inputs, SuiteFailureNamesItsLineWhateverTheIds) {
 TEST(Inputs, ParseSuiteNamesWhatItReads) {
     std::istringstream in("\n" + KRK + " ;D1 x\n");
     try {
-        gperft::parse_suite(in, "suite file 'mine.epd'");
+        perftide::parse_suite(in, "suite file 'mine.epd'");
         FAIL() << "a bad count was read";
-    } catch (const gperft::SuiteError& e) {
+    } catch (const perftide::SuiteError& e) {
         EXPECT_EQ(std::string(e.what()), "suite file 'mine.epd' line 2: bad node count 'x'");
     }
 }
@@ -171,7 +171,7 @@ TEST(Inputs, ParseSuiteNamesWhatItReads) {
 TEST(Inputs, OneFileForTwoOutputsIsRefused) {
     const std::string f = temp(".emit");
     for (const std::string& second : {f, "/tmp/./" + f.substr(5)}) {
-        const auto r = run_gperft("unique --depth 4 --backend cpu --emit mates " + f + " --emit stalemates " + second);
+        const auto r = run_perftide("unique --depth 4 --backend cpu --emit mates " + f + " --emit stalemates " + second);
         EXPECT_EQ(r.status, 2) << r.err;
         EXPECT_TRUE(contains(r.err, "are one file")) << r.err;
         EXPECT_TRUE(r.out.empty()) << r.out;
@@ -179,24 +179,24 @@ TEST(Inputs, OneFileForTwoOutputsIsRefused) {
     std::ofstream(f) << "";  // an existing file, and a second name for it
     const std::string link = f + ".link";
     ASSERT_EQ(::link(f.c_str(), link.c_str()), 0);
-    const auto linked = run_gperft("unique --depth 3 --backend cpu --emit mates " + f + " --emit dead " + link);
+    const auto linked = run_perftide("unique --depth 3 --backend cpu --emit mates " + f + " --emit dead " + link);
     EXPECT_EQ(linked.status, 2) << linked.err;
     EXPECT_TRUE(contains(linked.err, "are one file")) << linked.err;
     // Two files are two files.
-    const auto two = run_gperft("unique --depth 4 --backend cpu --emit mates " + f + " --emit stalemates " + link + ".2");
+    const auto two = run_perftide("unique --depth 4 --backend cpu --emit mates " + f + " --emit stalemates " + link + ".2");
     EXPECT_EQ(two.status, 0) << two.err;
     EXPECT_EQ(count_lines(slurp(f)), 4);  // the four mates of ply 4
     for (const auto& p : {f, link, link + ".2"}) std::remove(p.c_str());
 }
 
 TEST(Inputs, PerftFileNamesEveryOptionItTakes) {
-    const auto r = run_gperft("perft --file /dev/null --depth 1 --divide");
+    const auto r = run_perftide("perft --file /dev/null --depth 1 --divide");
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "--shredder-fen")) << r.err;
 }
 
 TEST(Inputs, PerftreeDepthZeroAsPerft) {
-    const auto r = run_gperft("perftree 0 '" + KRK + "'");
+    const auto r = run_perftide("perftree 0 '" + KRK + "'");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "\n1\n");
 }

@@ -1,4 +1,4 @@
-// gperft under mpirun with three ranks on the CPU backend: the same stdout
+// perftide under mpirun with three ranks on the CPU backend: the same stdout
 // as the single-process run (totals and divide), JSON with the ranks, a
 // worker killed midway ending the job with a message naming it and no
 // total, a restart resuming from the journal to the exact total, and errors
@@ -32,7 +32,7 @@ std::vector<long long> json_array(const std::string& text) {
 }
 
 struct Journal {
-    std::string path = "/tmp/gperft_mpi_cli_" + std::to_string(getpid()) + ".journal";
+    std::string path = "/tmp/perftide_mpi_cli_" + std::to_string(getpid()) + ".journal";
     Journal() { std::remove(path.c_str()); }
     ~Journal() { std::remove(path.c_str()); }
 };
@@ -52,7 +52,7 @@ TEST_F(MpiCli, SuitePositionsPrintWhatTheSingleProcessRunPrints) {
     for (const Case& c : {Case{chess::START_FEN, 5, "--split 2"}, Case{KIWIPETE, 4, "--split 3"},
                           Case{POSITION3, 6, "--split 3 --batch-units 16"}, Case{KIWIPETE, 1, ""}}) {
         const std::string args = "perft --fen '" + c.fen + "' --depth " + std::to_string(c.depth) + " --divide" + CPU1;
-        const ProcessResult single = run_gperft(args);
+        const ProcessResult single = run_perftide(args);
         ASSERT_EQ(single.status, 0) << single.err;
         ASSERT_TRUE(contains(single.out, "Nodes searched: " + published_perft(c.fen, c.depth) + "\n")) << single.out;
         const ProcessResult many = mpirun(args + c.split);
@@ -62,7 +62,7 @@ TEST_F(MpiCli, SuitePositionsPrintWhatTheSingleProcessRunPrints) {
     // Chess960 (fischer.epd's first position): castling written king takes rook.
     const std::string args =
         "perft --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9' --depth 4 --divide" + CPU1;
-    const ProcessResult single = run_gperft(args);
+    const ProcessResult single = run_perftide(args);
     ASSERT_TRUE(contains(single.out, "Nodes searched: 326672\n")) << single.out;
     const ProcessResult many = mpirun(args + "--split 2");
     EXPECT_EQ(many.status, 0) << many.err;
@@ -94,7 +94,7 @@ TEST_F(MpiCli, JsonAddsTheRanksAndTheUnitsEachCounted) {
 // to the same rows.
 TEST_F(MpiCli, StatisticsRowsSumOverTheRanks) {
     const std::string args = "perft --stats --depth 5 --split 2 --batch-units 16" + CPU1;
-    const ProcessResult single = run_gperft(args);
+    const ProcessResult single = run_perftide(args);
     ASSERT_EQ(single.status, 0) << single.err;
     ASSERT_TRUE(contains(single.out, "Nodes searched: 4865609\n")) << single.out;
     ASSERT_TRUE(contains(single.out, "checkmates")) << single.out;
@@ -104,7 +104,7 @@ TEST_F(MpiCli, StatisticsRowsSumOverTheRanks) {
 
     Journal j;
     const std::string journaled = args + " --journal " + j.path;
-    const ProcessResult killed = mpirun_with_a_death(journaled, "GPERFT_TEST_FAULT=1:4:kill");
+    const ProcessResult killed = mpirun_with_a_death(journaled, "PERFTIDE_TEST_FAULT=1:4:kill");
     EXPECT_NE(killed.status, 0);
     EXPECT_EQ(killed.out, "");
     ASSERT_GE(count_lines(slurp(j.path)) - 1, 4);
@@ -114,16 +114,16 @@ TEST_F(MpiCli, StatisticsRowsSumOverTheRanks) {
 }
 
 // Every rank on the GPU backend, the host pipeline standing in for each
-// rank's device (GPERFT_HOST_GPU): perft and unique give the CPU's counts,
+// rank's device (PERFTIDE_HOST_GPU): perft and unique give the CPU's counts,
 // and the JSON names each rank's device.
 TEST_F(MpiCli, GpuRanksOnTheHostStandInGiveTheCpuCounts) {
-    const ProcessResult r = mpirun("perft --depth 5 --split 2 --json --backend gpu", "GPERFT_HOST_GPU=1");
+    const ProcessResult r = mpirun("perft --depth 5 --split 2 --json --backend gpu", "PERFTIDE_HOST_GPU=1");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(json_field(r.out, "nodes"), published_perft(chess::START_FEN, 5));
     EXPECT_EQ(json_field(r.out, "backend"), "\"gpu\"");
     const size_t at = r.out.find("\"rank_devices\": [\"gpu the host pipeline standing in for a GPU");
     EXPECT_NE(at, std::string::npos) << r.out;
-    const ProcessResult u = mpirun("unique --depth 4 --json --backend gpu", "GPERFT_HOST_GPU=1");
+    const ProcessResult u = mpirun("unique --depth 4 --json --backend gpu", "PERFTIDE_HOST_GPU=1");
     ASSERT_EQ(u.status, 0) << u.err;
     EXPECT_TRUE(contains(u.out, "\"ply\": 4, \"distinct\": 72078, \"paths\": 197281,")) << u.out;
 }
@@ -132,7 +132,7 @@ TEST_F(MpiCli, KilledWorkerStopsTheJobAndTheRestartResumes) {
     Journal j;
     const std::string args = "perft --depth 6 --split 3 --batch-units 4 --json --journal " + j.path + CPU1;
     // Rank 1 raises SIGKILL once 16 units are journaled.
-    const ProcessResult killed = mpirun_with_a_death(args, "GPERFT_TEST_FAULT=1:16:kill");
+    const ProcessResult killed = mpirun_with_a_death(args, "PERFTIDE_TEST_FAULT=1:16:kill");
     EXPECT_NE(killed.status, 0);
     EXPECT_EQ(killed.out, "") << "no total after a rank died";
     // mpirun names the dead rank. Rank 0's own line ("stopped by signal 15
@@ -152,17 +152,17 @@ TEST_F(MpiCli, KilledWorkerStopsTheJobAndTheRestartResumes) {
 }
 
 TEST_F(MpiCli, CrashingWorkerNamesItself) {
-    const ProcessResult r = mpirun_with_a_death("perft --depth 6 --split 3 --batch-units 4" + CPU1, "GPERFT_TEST_FAULT=2:8:abort");
+    const ProcessResult r = mpirun_with_a_death("perft --depth 6 --split 3 --batch-units 4" + CPU1, "PERFTIDE_TEST_FAULT=2:8:abort");
     EXPECT_NE(r.status, 0);
     EXPECT_EQ(r.out, "");
-    EXPECT_TRUE(std::regex_search(r.err, std::regex("gperft: rank 2 \\([^)]*\\) pid [0-9]+ died on signal 6"))) << r.err;
+    EXPECT_TRUE(std::regex_search(r.err, std::regex("perftide: rank 2 \\([^)]*\\) pid [0-9]+ died on signal 6"))) << r.err;
 }
 
 TEST_F(MpiCli, FailingWorkerIsReportedOnceByRankZero) {
-    const ProcessResult r = mpirun("perft --depth 6 --split 3 --batch-units 4" + CPU1, "GPERFT_TEST_FAULT=1:8:throw");
+    const ProcessResult r = mpirun("perft --depth 6 --split 3 --batch-units 4" + CPU1, "PERFTIDE_TEST_FAULT=1:8:throw");
     EXPECT_EQ(r.status, 3);
     EXPECT_EQ(r.out, "");
-    EXPECT_TRUE(contains(r.err, "gperft: rank 1 (")) << r.err;
+    EXPECT_TRUE(contains(r.err, "perftide: rank 1 (")) << r.err;
     EXPECT_TRUE(contains(r.err, "failed: fault injected for a test")) << r.err;
     EXPECT_TRUE(contains(r.err, "the job stopped without a total")) << r.err;
 }
@@ -170,8 +170,8 @@ TEST_F(MpiCli, FailingWorkerIsReportedOnceByRankZero) {
 TEST_F(MpiCli, BadInputIsReportedOnceWithStatusTwo) {
     for (const auto& [args, message] :
          std::vector<std::pair<std::string, std::string>>{{"perft --depth 4 --moves e2e5" + CPU1, "move 'e2e5' is not legal"},
-                                                          {"suite " + std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd",
-                                                           "only `gperft perft` and `gperft unique` run on several ranks"}}) {
+                                                          {"suite " + std::string(PERFTIDE_TEST_DATA) + "/perft/cpw_positions.epd",
+                                                           "only `perftide perft` and `perftide unique` run on several ranks"}}) {
         const ProcessResult r = mpirun(args);
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_EQ(r.out, "") << args;
@@ -190,8 +190,8 @@ TEST_F(MpiCli, RepeatedKillsAndResumesGiveTheExactTotal) {
     const std::string args = "perft --depth 8 --split 3 --json --journal " + j.path + " --backend cpu --quiet";
     std::mt19937 rng(std::random_device{}());
     std::uniform_int_distribution<int> ms(1500, 6000);
-    const std::string job = "setsid " + std::string(GPERFT_MPIEXEC) + " " + GPERFT_MPIEXEC_FLAGS + " -np " +
-                            std::to_string(RANKS) + " " + GPERFT_BINARY + " " + args;
+    const std::string job = "setsid " + std::string(PERFTIDE_MPIEXEC) + " " + PERFTIDE_MPIEXEC_FLAGS + " -np " +
+                            std::to_string(RANKS) + " " + PERFTIDE_BINARY + " " + args;
     std::string times;
     for (int round = 0; round < 5; ++round) {
         const int wait = ms(rng);

@@ -3,8 +3,8 @@
 // positions it owns and exchanges the children; the distinct positions over
 // all ranks must be OEIS A083276 (tests/data), the paths perft(ply) (the
 // published counts), and the set of positions the one a single process
-// builds (the work units, and `gperft unique`'s engine). A frontier held
-// whole by every rank must merge across ranks. `gperft unique`'s per-ply
+// builds (the work units, and `perftide unique`'s engine). A frontier held
+// whole by every rank must merge across ranks. `perftide unique`'s per-ply
 // step over the ranks must give the single-process counts.
 #include <gtest/gtest.h>
 
@@ -20,8 +20,8 @@
 #include "support/test_data.hpp"
 
 using namespace chess;
-using namespace gperft;
-using namespace gperft::dist;
+using namespace perftide;
+using namespace perftide::dist;
 
 namespace {
 
@@ -73,7 +73,7 @@ TEST(MpiFrontier, DistinctPositionsPerPlyMatchA083276AndOneProcess) {
     const Session& s = world();
     ASSERT_GT(s.size(), 1) << "run this test under mpirun with several ranks";
     const std::map<int, std::string> distinct = distinct_positions_per_ply();
-    // `gperft unique`'s own single-process engine, on rank 0: another reference.
+    // `perftide unique`'s own single-process engine, on rank 0: another reference.
     std::vector<frontier::PlyCounts> unique;
     if (s.rank() == 0) unique = frontier::unique_cpu(parse_fen(START_FEN), 5, {}, nullptr);
     frontier::Frontier part;
@@ -111,7 +111,7 @@ TEST(MpiFrontier, TheSameFrontierOnEveryRankMergesAcrossRanks) {
     EXPECT_TRUE(t.paths == paths * unsigned(s.size())) << to_string(t.paths);
 }
 
-// `gperft unique`'s per-ply step over the ranks (the exchange inside it):
+// `perftide unique`'s per-ply step over the ranks (the exchange inside it):
 // per-ply counts equal to one process's, and each rank's final part the
 // positions it owns, which together are the one process's final ply.
 TEST(MpiFrontier, PerPlyStepOverRanksEqualsOneProcess) {

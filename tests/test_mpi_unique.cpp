@@ -1,4 +1,4 @@
-// `gperft unique` under mpirun with three ranks on the CPU backend: the same
+// `perftide unique` under mpirun with three ranks on the CPU backend: the same
 // stdout (text and JSON, but for the time taken) as the single-process run,
 // A083276 to ply 5, --reach and --emit files identical to the single
 // process's, a per-rank memory budget, and failures: a rank that fails
@@ -47,7 +47,7 @@ std::string after_first_moves(const std::string& fen, int plies) {
 
 // Files named after this process, removed at the end of the test.
 struct TempFiles {
-    std::string base = "/tmp/gperft_mpi_unique_" + std::to_string(getpid());
+    std::string base = "/tmp/perftide_mpi_unique_" + std::to_string(getpid());
     std::vector<std::string> made;
     std::string operator()(const std::string& name) { return made.emplace_back(base + "." + name); }
     ~TempFiles() {
@@ -65,7 +65,7 @@ struct Outputs {
 class MpiUnique : public MpiCli {
    protected:
     static Outputs single_and_distributed(const std::string& args, Outputs& many) {
-        Outputs one{run_gperft(args), run_gperft(args + " --json")};
+        Outputs one{run_perftide(args), run_perftide(args + " --json")};
         many = {mpirun(args), mpirun(args + " --json")};
         return one;
     }
@@ -118,7 +118,7 @@ TEST_F(MpiUnique, ReachAndEmitMatchTheSingleProcessRun) {
         const std::string args = "unique --depth 3 --dead --fen '" + root + "'" + reach + " --emit mates " +
                                  tmp("mates." + tag) + " --emit stalemates " + tmp("stalemates." + tag) +
                                  " --emit dead " + tmp("dead." + tag) + CPU1;
-        return distributed ? mpirun(args) : run_gperft(args);
+        return distributed ? mpirun(args) : run_perftide(args);
     };
     const ProcessResult single = run(false), many = run(true);
     ASSERT_EQ(single.status, 0) << single.err;
@@ -135,7 +135,7 @@ TEST_F(MpiUnique, ReachAndEmitMatchTheSingleProcessRun) {
 
     // --reach in JSON, from the start position back to itself.
     const std::string start = "unique --depth 4 --json --reach '" + std::string(chess::START_FEN) + "'" + CPU1;
-    const ProcessResult a = run_gperft(start), b = mpirun(start);
+    const ProcessResult a = run_perftide(start), b = mpirun(start);
     ASSERT_EQ(b.status, 0) << b.err;
     EXPECT_EQ(without_seconds(b.out), without_seconds(a.out));
     EXPECT_NE(testjson::parse(b.out)["reach"][chess::START_FEN].text, "0");
@@ -144,7 +144,7 @@ TEST_F(MpiUnique, ReachAndEmitMatchTheSingleProcessRun) {
 // --memory is each rank's budget: the plies run in several passes there,
 // and the counts stay those of the single-process run.
 TEST_F(MpiUnique, MemoryBudgetAppliesPerRank) {
-    const ProcessResult single = run_gperft("unique --depth 4 --json" + CPU1);
+    const ProcessResult single = run_perftide("unique --depth 4 --json" + CPU1);
     const ProcessResult many = mpirun("unique --depth 4 --json --memory 2" + CPU1);
     ASSERT_EQ(single.status, 0) << single.err;
     ASSERT_EQ(many.status, 0) << many.err;
@@ -157,21 +157,21 @@ TEST_F(MpiUnique, MemoryBudgetAppliesPerRank) {
 }
 
 TEST_F(MpiUnique, FailingRankIsNamedOnceByRankZero) {
-    const ProcessResult r = mpirun("unique --depth 4" + CPU1, "GPERFT_TEST_FAULT=1:3:throw");
+    const ProcessResult r = mpirun("unique --depth 4" + CPU1, "PERFTIDE_TEST_FAULT=1:3:throw");
     EXPECT_EQ(r.status, 3);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(occurrences(r.err, "gperft: rank 1 ("), 1u) << r.err;
+    EXPECT_EQ(occurrences(r.err, "perftide: rank 1 ("), 1u) << r.err;
     EXPECT_TRUE(contains(r.err, "failed: fault injected for a test")) << r.err;
     EXPECT_TRUE(contains(r.err, "the job stopped without a total")) << r.err;
 }
 
 TEST_F(MpiUnique, CrashingOrKilledRankEndsTheJob) {
-    const ProcessResult crashed = mpirun_with_a_death("unique --depth 4" + CPU1, "GPERFT_TEST_FAULT=2:2:abort");
+    const ProcessResult crashed = mpirun_with_a_death("unique --depth 4" + CPU1, "PERFTIDE_TEST_FAULT=2:2:abort");
     EXPECT_NE(crashed.status, 0);
     EXPECT_EQ(crashed.out, "");
-    EXPECT_TRUE(std::regex_search(crashed.err, std::regex("gperft: rank 2 \\([^)]*\\) pid [0-9]+ died on signal 6")))
+    EXPECT_TRUE(std::regex_search(crashed.err, std::regex("perftide: rank 2 \\([^)]*\\) pid [0-9]+ died on signal 6")))
         << crashed.err;
-    const ProcessResult killed = mpirun_with_a_death("unique --depth 4" + CPU1, "GPERFT_TEST_FAULT=1:3:kill");
+    const ProcessResult killed = mpirun_with_a_death("unique --depth 4" + CPU1, "PERFTIDE_TEST_FAULT=1:3:kill");
     EXPECT_NE(killed.status, 0);
     EXPECT_EQ(killed.out, "");
     EXPECT_TRUE(std::regex_search(killed.err, std::regex("process rank 1 .* signal 9"))) << killed.err;
@@ -199,9 +199,9 @@ TEST_F(MpiUnique, JournaledRunResumesAfterAKilledRank) {
     const std::string journal = files("journal");
     for (int r = 0; r < RANKS; ++r) files("journal.rank" + std::to_string(r));
     const std::string args = "unique --depth 5 --passes 9 --json" + CPU1;
-    const ProcessResult one = run_gperft(args);
+    const ProcessResult one = run_perftide(args);
     ASSERT_EQ(one.status, 0) << one.err;
-    const ProcessResult killed = mpirun_with_a_death(args + "--journal " + journal, "GPERFT_TEST_PASS_FAULT=1:2:kill");
+    const ProcessResult killed = mpirun_with_a_death(args + "--journal " + journal, "PERFTIDE_TEST_PASS_FAULT=1:2:kill");
     EXPECT_NE(killed.status, 0);
     EXPECT_EQ(killed.out, "");
     EXPECT_TRUE(std::regex_search(killed.err, std::regex("process rank 1 .* signal 9"))) << killed.err;
@@ -215,7 +215,7 @@ TEST_F(MpiUnique, JournaledRunResumesAfterAKilledRank) {
     const ProcessResult again = mpirun(args + "--journal " + journal);
     ASSERT_EQ(again.status, 0) << again.err;
     EXPECT_TRUE(contains(again.out, "\"passes_resumed\": 9")) << again.out;
-    const ProcessResult alone = run_gperft(args + "--journal " + journal + ".rank0");
+    const ProcessResult alone = run_perftide(args + "--journal " + journal + ".rank0");
     EXPECT_EQ(alone.status, 2);
     EXPECT_TRUE(contains(alone.err, "rank 0 of " + std::to_string(RANKS))) << alone.err;
 }
@@ -235,7 +235,7 @@ TEST_F(MpiUnique, JournaledRunLoadsThePlyBeforeTheLastIntoItsWorkDir) {
     const std::string journal = files("work.journal");
     for (int r = 0; r < RANKS; ++r) files("work.journal.rank" + std::to_string(r));
     const std::string args = "unique --depth 5 --json --memory 2 --passes 24" + CPU1;
-    const ProcessResult one = run_gperft(args + "--work-dir " + dir);
+    const ProcessResult one = run_perftide(args + "--work-dir " + dir);
     ASSERT_EQ(one.status, 0) << one.err;
     const ProcessResult many = mpirun(args + "--work-dir " + dir + " --journal " + journal);
     ASSERT_EQ(many.status, 0) << many.err;

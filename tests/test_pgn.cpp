@@ -20,27 +20,27 @@
 #include "support/run_process.hpp"
 #include "inputs/suite.hpp"
 
-namespace ref = gperft::reference;
+namespace ref = perftide::reference;
 
 namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-std::string data(const std::string& name) { return std::string(GPERFT_TEST_DATA) + "/pgn/" + name; }
+std::string data(const std::string& name) { return std::string(PERFTIDE_TEST_DATA) + "/pgn/" + name; }
 
-std::vector<gperft::pgn::Game> games_of(const std::string& text) {
+std::vector<perftide::pgn::Game> games_of(const std::string& text) {
     std::istringstream in(text);
-    gperft::pgn::Reader reader(in, "test");
-    std::vector<gperft::pgn::Game> out;
-    for (gperft::pgn::Game g; reader.next(g);) out.push_back(g);
+    perftide::pgn::Reader reader(in, "test");
+    std::vector<perftide::pgn::Game> out;
+    for (perftide::pgn::Game g; reader.next(g);) out.push_back(g);
     return out;
 }
 
-std::vector<gperft::pgn::Game> games_in(const std::string& path) {
+std::vector<perftide::pgn::Game> games_in(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    gperft::pgn::Reader reader(in, path);
-    std::vector<gperft::pgn::Game> out;
-    for (gperft::pgn::Game g; reader.next(g);) out.push_back(g);
+    perftide::pgn::Reader reader(in, path);
+    std::vector<perftide::pgn::Game> out;
+    for (perftide::pgn::Game g; reader.next(g);) out.push_back(g);
     return out;
 }
 
@@ -97,7 +97,7 @@ TEST(San, RefusesWhatNamesNoOneLegalMove) {
 TEST(San, EveryMoveRoundTripsThroughItsSan) {
     const auto at = chess::host_attacks();
     size_t checked = 0;
-    for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/perftsuite.epd")) {
+    for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/perft/perftsuite.epd")) {
         const chess::Position root = chess::parse_fen(e.fen);
         chess::MoveList first;
         chess::generate_moves(root, at, first);
@@ -151,7 +151,7 @@ TEST(PgnReplay, FinalPositionsAreThoseOfPythonChess) {
         size_t n = 0;
         for (std::string fen; std::getline(fens, fen); ++n) {
             ASSERT_LT(n, games.size()) << name;
-            const gperft::pgn::Replay r = gperft::pgn::replay(games[n]);
+            const perftide::pgn::Replay r = perftide::pgn::replay(games[n]);
             ASSERT_TRUE(r.error.empty()) << name << " game " << n + 1 << ": " << r.error;
             chess::Position want = chess::parse_fen(fen);
             EXPECT_TRUE(chess::same_position(r.final, want) ||
@@ -166,22 +166,22 @@ TEST(PgnReplay, FinalPositionsAreThoseOfPythonChess) {
 
 TEST(PgnCli, PlainGzipZstdAndStdinGiveTheSameRows) {
     const std::string pgn = data("random_games.pgn");
-    const std::string base = "/tmp/gperft_pgn_" + std::to_string(getpid());
+    const std::string base = "/tmp/perftide_pgn_" + std::to_string(getpid());
     ASSERT_EQ(run_shell("{ gzip -c " + pgn + " > " + base + ".gz && zstd -q -c " + pgn + " > " + base + ".zst; }").status, 0);
-    const auto plain = run_gperft("analyze --no-search --json --pgn " + pgn);
+    const auto plain = run_perftide("analyze --no-search --json --pgn " + pgn);
     ASSERT_EQ(plain.status, 0) << plain.err;
     EXPECT_EQ(count_lines(plain.out), 163);  // 162 games and the summary
     const auto strip = [](const std::string& s) { return s.substr(0, s.rfind("{\"summary\"")); };
     for (const std::string& cmd : {"analyze --no-search --json --pgn " + base + ".gz",
                                    "analyze --no-search --json --pgn " + base + ".zst",
                                    "analyze --no-search --json --pgn - < " + base + ".zst"}) {
-        const auto r = run_gperft(cmd);
+        const auto r = run_perftide(cmd);
         EXPECT_EQ(r.status, 0) << cmd << r.err;
         EXPECT_TRUE(strip(r.out) == strip(plain.out)) << cmd << ": " << r.out.size() << " bytes, not " << plain.out.size();
     }
     // Cut short: refused by name, exit 2.
     ASSERT_EQ(run_shell("{ head -c 2000 " + base + ".gz > " + base + ".cut.gz; }").status, 0);
-    const auto cut = run_gperft("analyze --no-search --json --pgn " + base + ".cut.gz");
+    const auto cut = run_perftide("analyze --no-search --json --pgn " + base + ".cut.gz");
     EXPECT_EQ(cut.status, 2) << cut.err;
     EXPECT_TRUE(contains(cut.err, "the gzip data ends in the middle")) << cut.err;
     for (const char* ext : {".gz", ".zst", ".cut.gz"}) std::remove((base + ext).c_str());
@@ -191,7 +191,7 @@ TEST(PgnCli, PlainGzipZstdAndStdinGiveTheSameRows) {
 // or the rules for the few written by hand); every "can mate" proof is a
 // helpmate the reference generator plays to mate.
 TEST(PgnCli, TimeoutsFindTheUnfairResults) {
-    const auto r = run_gperft("analyze --json --timeouts --pgn " + data("timeouts.pgn"));
+    const auto r = run_perftide("analyze --json --timeouts --pgn " + data("timeouts.pgn"));
     EXPECT_EQ(r.status, 2) << r.err;  // one game has an illegal move
     EXPECT_TRUE(contains(r.err, "game 38, line ")) << r.err;
     EXPECT_TRUE(contains(r.err, "at move 2 (White): move 'Ke3' is not legal")) << r.err;

@@ -11,7 +11,7 @@
 #include "verify/reference.hpp"
 #include "inputs/suite.hpp"
 
-namespace ref = gperft::reference;
+namespace ref = perftide::reference;
 
 namespace {
 
@@ -22,7 +22,7 @@ constexpr double SHALLOW = 50000;
 std::set<std::string> check_suite_with_reference(const std::string& file, int& checked) {
     std::set<std::string> refused;
     checked = 0;
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file)) {
         ref::Board b;
         try {
             b = ref::parse_fen(e.fen);

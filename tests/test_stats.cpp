@@ -72,7 +72,7 @@ TEST(Stats, FastLeafMatchesPlayingEveryMove) {
                                      "8/8/8/8/8/8/8/R3K2k w Q - 0 1", "r3k3/8/8/8/8/8/8/7K b q - 0 1"};
     for (const char* file : {"perft/perftsuite.epd", "perft/fischer.epd", "perft/dfrc.epd", "perft/cpw_positions.epd"}) {
         int taken = 0;
-        for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path(file)))
+        for (const perftide::SuiteEntry& e : perftide::read_suite_file(data_path(file)))
             if (taken++ < 120) fens.push_back(e.fen);
     }
     std::mt19937_64 rng(20261204);
@@ -114,7 +114,7 @@ TEST(Stats, FastLeafMatchesPlayingEveryMove) {
 // the plain definition, on the published positions, a few plies deep.
 TEST(Stats, RowsMatchPlayingEveryMove) {
     const chess::Attacks at = chess::host_attacks();
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path("perft/cpw_positions.epd"))) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(data_path("perft/cpw_positions.epd"))) {
         const chess::Position root = chess::parse_fen(e.fen);
         std::vector<chess::Position> ply{root};
         chess::PerftStats rows[3];
@@ -140,7 +140,7 @@ TEST(Stats, RowsMatchPlayingEveryMove) {
 TEST(Stats, HasLegalMoveAgreesWithCounting) {
     const chess::Attacks at = chess::host_attacks();
     int positions = 0, without_moves = 0;
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(data_path("perft/perftsuite.epd"))) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(data_path("perft/perftsuite.epd"))) {
         const chess::Position root = chess::parse_fen(e.fen);
         chess::MoveList first;
         chess::generate_moves(root, at, first);
@@ -169,7 +169,7 @@ TEST(Stats, HasLegalMoveAgreesWithCounting) {
 TEST(Stats, RowsSumToPerft) {
     const chess::Position p = chess::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     for (int threads : {1, 2, 3}) {
-        const auto rows = gperft::cpu_perft_stats(p, 4, threads);
+        const auto rows = perftide::cpu_perft_stats(p, 4, threads);
         ASSERT_EQ(rows.size(), 4u);
         for (int d = 1; d <= 4; ++d)
             EXPECT_EQ(chess::to_string(rows[d - 1].c[chess::STAT_NODES]),
@@ -179,27 +179,27 @@ TEST(Stats, RowsSumToPerft) {
 }
 
 TEST(Stats, CliPrintsTablesAndJson) {
-    const auto text = run_gperft("perft --stats --depth 3 --backend cpu");
+    const auto text = run_perftide("perft --stats --depth 3 --backend cpu");
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_NE(text.out.find("    3   8902        34"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("checks (not mate)"), std::string::npos) << text.out;
     EXPECT_TRUE(text.out.ends_with("Nodes searched: 8902\n")) << text.out;
 
-    const auto r = run_gperft("perft --stats --depth 4 --json --backend cpu");
+    const auto r = run_perftide("perft --stats --depth 4 --json --backend cpu");
     ASSERT_EQ(r.status, 0) << r.err;
     const testjson::Value doc = testjson::parse(r.out);
     EXPECT_EQ(doc["nodes"].text, "197281");
     ASSERT_EQ(doc["stats"].items.size(), 4u);
     const testjson::Value& last = doc["stats"].items[3];
     EXPECT_EQ(last["depth"].text, "4");
-    for (const gperft::StatColumn& c : gperft::stat_columns()) EXPECT_TRUE(last.has(c.key)) << c.key;
+    for (const perftide::StatColumn& c : perftide::stat_columns()) EXPECT_TRUE(last.has(c.key)) << c.key;
     EXPECT_EQ(last["checks"].text, "469");
     EXPECT_EQ(last["total_checks"].text, "461");
     EXPECT_EQ(last["checkmates"].text, "8");
 }
 
 TEST(Stats, CliRefusals) {
-    const auto divide = run_gperft("perft --stats --divide --depth 2");
+    const auto divide = run_perftide("perft --stats --divide --depth 2");
     EXPECT_EQ(divide.status, 2);
     EXPECT_NE(divide.err.find("--divide"), std::string::npos) << divide.err;
 }
@@ -207,19 +207,19 @@ TEST(Stats, CliRefusals) {
 // On the GPU the statistics are those of the CPU; without a device the
 // request is refused with the reason.
 TEST(Stats, CliGpuBackend) {
-    const auto gpu = run_gperft("perft --stats --depth 3 --json --backend gpu");
-    if (!gperft::gpu::status().available) {
+    const auto gpu = run_perftide("perft --stats --depth 3 --json --backend gpu");
+    if (!perftide::gpu::status().available) {
         EXPECT_EQ(gpu.status, 2);
-        EXPECT_NE(gpu.err.find("--backend gpu: " + gperft::gpu::status().message), std::string::npos) << gpu.err;
+        EXPECT_NE(gpu.err.find("--backend gpu: " + perftide::gpu::status().message), std::string::npos) << gpu.err;
         EXPECT_EQ(gpu.out, "");
         return;
     }
     EXPECT_EQ(gpu.status, 0) << gpu.err;
-    const auto cpu = run_gperft("perft --stats --depth 3 --json --backend cpu");
+    const auto cpu = run_perftide("perft --stats --depth 3 --json --backend cpu");
     const testjson::Value g = testjson::parse(gpu.out), c = testjson::parse(cpu.out);
     EXPECT_EQ(g["backend"].text, "gpu");
     ASSERT_EQ(g["stats"].items.size(), c["stats"].items.size());
     for (size_t d = 0; d < c["stats"].items.size(); ++d)
-        for (const gperft::StatColumn& col : gperft::stat_columns())
+        for (const perftide::StatColumn& col : perftide::stat_columns())
             EXPECT_EQ(g["stats"].items[d][col.key].text, c["stats"].items[d][col.key].text) << col.key << " ply " << d + 1;
 }

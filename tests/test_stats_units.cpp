@@ -22,7 +22,7 @@ void expect_published(const ::StatsTable& t, int depth, const std::vector<Row>& 
     for (const PublishedRow& r : t.rows) {
         if (r.depth > depth) continue;
         for (const auto& [key, expected] : r.cells)
-            EXPECT_EQ(chess::to_string(gperft::stat_column(key).value(rows[r.depth - 1])), chess::to_string(expected))
+            EXPECT_EQ(chess::to_string(perftide::stat_column(key).value(rows[r.depth - 1])), chess::to_string(expected))
                 << what << ": " << t.name << " depth " << r.depth << " column " << key;
     }
 }
@@ -36,9 +36,9 @@ std::string rows_text(const std::vector<Row>& rows) {
     return s;
 }
 
-gperft::DeepOptions stats_options(long long hash_mb, int split, int batch_units, int threads) {
-    gperft::DeepOptions o;
-    o.backend = gperft::Backend::Cpu;
+perftide::DeepOptions stats_options(long long hash_mb, int split, int batch_units, int threads) {
+    perftide::DeepOptions o;
+    o.backend = perftide::Backend::Cpu;
     o.stats = true;
     o.hash_mb = hash_mb;
     o.split = split;
@@ -57,7 +57,7 @@ std::string json_field(const std::string& json, const std::string& key) {
 }  // namespace
 
 TEST(StatsUnits, TableGivesBackARowOnlyForItsKeyAndDepth) {
-    gperft::StatsTable table(gperft::StatsTable::buckets_for_mb(1));
+    perftide::StatsTable table(perftide::StatsTable::buckets_for_mb(1));
     chess::PerftStats row;
     for (int i = 0; i < chess::STAT_COUNT; ++i) row.c[i] = 1000 + i;
     const chess::Key128 key{0x1234567890abcdefULL, 0x0fedcba987654321ULL};
@@ -90,27 +90,27 @@ TEST(StatsUnits, TablesAndUnitsGiveThePublishedRows) {
     for (const Case& c : {Case{"perft/grandchesstree_p0_results.json", 6}, Case{"perft/grandchesstree_p1_results.json", 5}}) {
         const ::StatsTable t = read_gct_table(c.file);
         const chess::Position root = chess::parse_fen(t.fen);
-        const gperft::DeepResult tabled = gperft::run_deep_perft(root, c.depth, stats_options(16, 2, 8, 2));
+        const perftide::DeepResult tabled = perftide::run_deep_perft(root, c.depth, stats_options(16, 2, 8, 2));
         expect_published(t, c.depth, tabled.stats, "table, split 2");
         EXPECT_GT(tabled.hash_mb, 0u);
         EXPECT_EQ(tabled.perft.nodes, tabled.stats.back().c[0]);
-        const gperft::DeepResult bare = gperft::run_deep_perft(root, c.depth, stats_options(0, 3, 0, 2));
+        const perftide::DeepResult bare = perftide::run_deep_perft(root, c.depth, stats_options(0, 3, 0, 2));
         EXPECT_EQ(bare.hash_mb, 0u);
         EXPECT_EQ(rows_text(bare.stats), rows_text(tabled.stats)) << t.name;
         // No split: the root is one batch of its own.
-        const gperft::DeepResult whole = gperft::run_deep_perft(root, c.depth - 1, stats_options(16, 0, 0, 1));
+        const perftide::DeepResult whole = perftide::run_deep_perft(root, c.depth - 1, stats_options(16, 0, 0, 1));
         expect_published(t, c.depth - 1, whole.stats, "table, no split");
     }
 }
 
 TEST(StatsUnits, KilledJournaledRunResumesToTheExactRow) {
-    const std::string journal = "/tmp/gperft_stats_units_" + std::to_string(getpid()) + ".journal";
+    const std::string journal = "/tmp/perftide_stats_units_" + std::to_string(getpid()) + ".journal";
     const std::string out = journal + ".out";
     std::remove(journal.c_str());
     const std::string args =
         "perft --stats --depth 7 --backend cpu --threads 1 --split 3 --hash 16 --batch-units 8 --quiet --json --journal " +
         journal;
-    const pid_t pid = spawn_gperft(args, out, 2);
+    const pid_t pid = spawn_perftide(args, out, 2);
     wait_for_lines(journal, 1 + 24);
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
@@ -121,7 +121,7 @@ TEST(StatsUnits, KilledJournaledRunResumesToTheExactRow) {
     const int finished = count_lines(slurp(journal)) - 1;
     ASSERT_GE(finished, 24);
 
-    const auto resumed = run_gperft(args);
+    const auto resumed = run_perftide(args);
     ASSERT_EQ(resumed.status, 0) << resumed.err;
     EXPECT_EQ(json_field(resumed.out, "units_resumed"), std::to_string(finished));
     // Every published column of every ply, from the resumed run's JSON.
@@ -139,14 +139,14 @@ TEST(StatsUnits, KilledJournaledRunResumesToTheExactRow) {
     EXPECT_GE(cells, 7 * 14);
 
     // A plain perft run refuses the statistics journal, and the other way round.
-    const auto plain = run_gperft("perft --depth 6 --backend cpu --split 3 --quiet --journal " + journal);
+    const auto plain = run_perftide("perft --depth 6 --backend cpu --split 3 --quiet --journal " + journal);
     EXPECT_EQ(plain.status, 2);
     EXPECT_NE(plain.err.find("holds statistics rows (perft --stats), this run counts plain perft"), std::string::npos)
         << plain.err;
     std::remove(journal.c_str());
-    const auto counted = run_gperft("perft --depth 5 --backend cpu --split 2 --quiet --journal " + journal);
+    const auto counted = run_perftide("perft --depth 5 --backend cpu --split 2 --quiet --journal " + journal);
     ASSERT_EQ(counted.status, 0) << counted.err;
-    const auto stats = run_gperft("perft --stats --depth 5 --backend cpu --split 2 --quiet --journal " + journal);
+    const auto stats = run_perftide("perft --stats --depth 5 --backend cpu --split 2 --quiet --journal " + journal);
     EXPECT_EQ(stats.status, 2);
     EXPECT_NE(stats.err.find("holds plain perft counts, this run counts statistics rows"), std::string::npos)
         << stats.err;
@@ -157,7 +157,7 @@ TEST(StatsUnits, KilledJournaledRunResumesToTheExactRow) {
 
 // Options the statistics run cannot honour are refused, not ignored.
 TEST(StatsUnits, RefusesTheLosslessHostTable) {
-    const auto r = run_gperft("perft --stats --depth 5 --backend cpu --host-hash 16");
+    const auto r = run_perftide("perft --stats --depth 5 --backend cpu --host-hash 16");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--host-hash"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");

@@ -39,10 +39,10 @@ TEST(SuitesDeep, Chess960PythonChess) {
         return out;
     };
     std::map<std::string, std::vector<std::pair<int, chess::u128>>> fischer;
-    for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/fischer.epd"))
+    for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/perft/fischer.epd"))
         fischer[four_fields(e.fen)] = e.expected;
     int same = 0;
-    for (const auto& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/chess960.perft")) {
+    for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/perft/chess960.perft")) {
         const auto it = fischer.find(four_fields(e.fen));
         ASSERT_NE(it, fischer.end()) << e.id << ": " << e.fen << " is not in fischer.epd";
         ASSERT_EQ(e.expected.size(), 6u) << e.id;

@@ -32,7 +32,7 @@ struct Case {
 
 std::vector<Case> suite_cases(const std::string& file) {
     std::vector<Case> cases;
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file)) {
         Position root;
         try {
             root = parse_fen(e.fen);
@@ -48,11 +48,11 @@ std::vector<Case> suite_cases(const std::string& file) {
 // Checks every case with a table of `buckets` buckets on two threads.
 void check_with_table(const std::string& file, size_t buckets, uint64_t seed) {
     const auto data = build_zobrist_data(seed);
-    gperft::PerftTable table(buckets);
+    perftide::PerftTable table(buckets);
     const std::vector<Case> cases = suite_cases(file);
     ASSERT_GT(cases.size(), 20u) << file;
     for (const Case& c : cases) {
-        const auto got = gperft::tt_perft_batch({c.root}, c.depth, 2, table, Zobrist{data.get()});
+        const auto got = perftide::tt_perft_batch({c.root}, c.depth, 2, table, Zobrist{data.get()});
         const uint64_t plain = perft(c.root, host_attacks(), c.depth);
         EXPECT_EQ(to_string(got[0]), to_string(c.expected)) << c.name << " depth " << c.depth << ", " << buckets << " buckets";
         EXPECT_TRUE(got[0] == plain) << c.name << " depth " << c.depth;
@@ -74,7 +74,7 @@ void walk(const Position& p, int depth, F&& f) {
 
 TEST(TranspositionTable, SuiteCountsMatchWithAnOrdinaryTable) {
     for (const char* file : {"perft/perftsuite.epd", "perft/cpw_positions.epd", "perft/grandchesstree.epd", "perft/tricky.perft"})
-        check_with_table(file, gperft::PerftTable::buckets_for_mb(16), DEFAULT_ZOBRIST_SEED);
+        check_with_table(file, perftide::PerftTable::buckets_for_mb(16), DEFAULT_ZOBRIST_SEED);
 }
 
 TEST(TranspositionTable, SuiteCountsMatchWithTinyTables) {
@@ -112,7 +112,7 @@ TEST(TranspositionTable, KeysFromTheMoveEqualKeysOfTheCanonicalChild) {
     long checked = 0, castles = 0, promotions = 0, ep_captures = 0, ep_kept = 0, ep_dropped = 0, chess960 = 0;
     for (const char* file : {"perft/perftsuite.epd", "perft/cpw_positions.epd", "perft/grandchesstree.epd",
                              "perft/tricky.perft", "perft/fischer.epd", "perft/chess960.perft", "perft/dfrc.epd"}) {
-        for (const gperft::SuiteEntry& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+        for (const perftide::SuiteEntry& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file)) {
             Position root;
             try {
                 root = parse_fen(e.fen);
@@ -153,11 +153,11 @@ TEST(TranspositionTable, ConcurrentReadersNeverSeeAnotherKeysCount) {
     // One bucket (four slots) and eight keys, two threads probing and
     // storing at once: slots are overwritten constantly, so a reader meets
     // half-written slots if the layout lets it.
-    gperft::PerftTable table(1);
+    perftide::PerftTable table(1);
     std::vector<Key128> keys(8);
     std::mt19937_64 rng(7);
     for (auto& k : keys) k = {rng(), rng()};
-    auto count_of = [](const Key128& k) { return (k.lo ^ k.hi) & gperft::PerftTable::MAX_COUNT; };
+    auto count_of = [](const Key128& k) { return (k.lo ^ k.hi) & perftide::PerftTable::MAX_COUNT; };
     std::atomic<long> wrong{0}, hits{0};
     auto worker = [&](int seed) {
         std::mt19937_64 r(seed);
@@ -183,13 +183,13 @@ TEST(TranspositionTable, ConcurrentReadersNeverSeeAnotherKeysCount) {
 }
 
 TEST(TranspositionTable, DeepSubtreesAreNotStoredPastTheCountField) {
-    gperft::PerftTable table(1);
+    perftide::PerftTable table(1);
     const Key128 k{1, 2};
-    table.store(k, 9, gperft::PerftTable::MAX_COUNT + 1);
+    table.store(k, 9, perftide::PerftTable::MAX_COUNT + 1);
     uint64_t got;
     EXPECT_FALSE(table.probe(k, 9, got));
-    table.store(k, 9, gperft::PerftTable::MAX_COUNT);
+    table.store(k, 9, perftide::PerftTable::MAX_COUNT);
     ASSERT_TRUE(table.probe(k, 9, got));
-    EXPECT_EQ(got, gperft::PerftTable::MAX_COUNT);
+    EXPECT_EQ(got, perftide::PerftTable::MAX_COUNT);
     EXPECT_FALSE(table.probe(k, 8, got));  // the depth is part of the key
 }

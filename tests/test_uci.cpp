@@ -1,4 +1,4 @@
-// `gperft uci`: Stockfish's `go perft` and `d` through pipes, and an engine
+// `perftide uci`: Stockfish's `go perft` and `d` through pipes, and an engine
 // that always answers: isready during a count, stop ending it, quit and the
 // end of the input letting it finish (as Stockfish's scripts expect),
 // run-time errors as info strings, a line to wait for after every go.
@@ -13,21 +13,21 @@
 
 namespace {
 
-using gperft::engine::ChildProcess;
+using perftide::engine::ChildProcess;
 using Clock = std::chrono::steady_clock;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-// gperft uci fed `session` on stdin.
+// perftide uci fed `session` on stdin.
 ProcessResult uci(const std::string& session, const std::string& env = "") {
-    return run_shell("printf '%s' " + shell_quote(session) + " | " + env + GPERFT_BINARY + " uci");
+    return run_shell("printf '%s' " + shell_quote(session) + " | " + env + PERFTIDE_BINARY + " uci");
 }
 
 // A live session: commands written one at a time, answers read with
 // deadlines.
 class Session {
    public:
-    explicit Session(const std::string& env = "") : child_(env + GPERFT_BINARY + " uci") {}
+    explicit Session(const std::string& env = "") : child_(env + PERFTIDE_BINARY + " uci") {}
     void send(const std::string& line) { ASSERT_TRUE(child_.write(line + "\n")) << line; }
     // The lines up to and including the first that starts with `prefix`,
     // read within `seconds`; empty when it did not come.
@@ -91,7 +91,7 @@ const char* WAITED_NODES = "Nodes searched: 3195901860";
 TEST(Uci, AnswersGoPerftAsStockfishDoes) {
     const auto r = uci("uci\nisready\nposition startpos moves e2e4\ngo perft 1\n");
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_TRUE(contains(r.out, "id name gperft\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "id name perftide\n")) << r.out;
     EXPECT_TRUE(contains(r.out, "uciok\nreadyok\n")) << r.out;
     // Black's twenty replies, a blank line, the total, a blank line.
     EXPECT_TRUE(contains(r.out, "\ng8f6: 1\n")) << r.out;
@@ -99,7 +99,7 @@ TEST(Uci, AnswersGoPerftAsStockfishDoes) {
     // After moves, the count perft --moves gives.
     const std::string fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
     const auto after = uci("position fen " + fen + " moves b4b1 h5h6\ngo perft 2\n");
-    const auto expected = run_gperft("perft --depth 2 --backend cpu --fen " + shell_quote(fen) + " --moves 'b4b1 h5h6'");
+    const auto expected = run_perftide("perft --depth 2 --backend cpu --fen " + shell_quote(fen) + " --moves 'b4b1 h5h6'");
     ASSERT_EQ(expected.status, 0) << expected.err;
     EXPECT_TRUE(after.out.ends_with("\n" + expected.out + "\n")) << after.out << expected.out;
 }
@@ -136,7 +136,7 @@ TEST(Uci, BadCommandsGetOneInfoLineAndTheEngineReadsOn) {
     EXPECT_EQ(l[0], "info string unknown command: 'frobnicate'");
     EXPECT_TRUE(l[1].starts_with("info string position: ")) << l[1];
     EXPECT_TRUE(l[2].starts_with("info string position: ")) << l[2];
-    EXPECT_EQ(l[3], "info string gperft does not search: it answers only 'go perft N'");
+    EXPECT_EQ(l[3], "info string perftide does not search: it answers only 'go perft N'");
     EXPECT_EQ(l[4], "bestmove 0000");  // a GUI waiting for the end of its go gets one
     EXPECT_EQ(l[5], "info string setoption: 'many' is not a value of Threads");
     EXPECT_EQ(l[6], "info string setoption: no option 'Nonsense'");
@@ -167,7 +167,7 @@ TEST(Uci, RunTimeErrorsAreInfoStringsAndTheEngineReadsOn) {
     EXPECT_FALSE(contains(r.out, "--")) << r.out;  // no command-line flags
     EXPECT_TRUE(r.out.ends_with("\nNodes searched: 8902\n\n")) << r.out;
     const auto fault = uci("setoption name Backend value gpu\ngo perft 3\nsetoption name Backend value cpu\ngo perft 3\n",
-                           "GPERFT_HOST_GPU=1 GPERFT_HOST_GPU_FAULT=generation ");
+                           "PERFTIDE_HOST_GPU=1 PERFTIDE_HOST_GPU_FAULT=generation ");
     ASSERT_EQ(fault.status, 0) << fault.err;
     const auto f = lines_of(fault.out);
     ASSERT_GE(f.size(), 2u) << fault.out;
@@ -177,7 +177,7 @@ TEST(Uci, RunTimeErrorsAreInfoStringsAndTheEngineReadsOn) {
 }
 
 TEST(Uci, BackendGpuWithoutADeviceIsRefusedAtSetoption) {
-    if (run_gperft("perft --depth 1 --backend gpu").status == 0) GTEST_SKIP() << "a CUDA device is here";
+    if (run_perftide("perft --depth 1 --backend gpu").status == 0) GTEST_SKIP() << "a CUDA device is here";
     const auto r = uci("setoption name Backend value gpu\ngo perft 2\n");
     ASSERT_EQ(r.status, 0) << r.err;
     const auto l = lines_of(r.out);
@@ -290,8 +290,8 @@ TEST(Uci, HarnessWaitingForTheCountRegexGetsTheCount) {
 }
 
 TEST(Uci, CompareDrivesItLikeAnyEngine) {
-    const std::string engine = std::string(GPERFT_BINARY) + " uci";
-    const auto r = run_gperft("compare --backend cpu --engine " + shell_quote(engine) + " --depth 3 --fen " +
+    const std::string engine = std::string(PERFTIDE_BINARY) + " uci";
+    const auto r = run_perftide("compare --backend cpu --engine " + shell_quote(engine) + " --depth 3 --fen " +
                               shell_quote("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_TRUE(contains(r.out, "compare: agree at depth 3")) << r.out;

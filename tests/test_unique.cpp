@@ -24,7 +24,7 @@
 #include "support/test_data.hpp"
 #include "support/unique_check.hpp"
 
-using namespace gperft;
+using namespace perftide;
 
 namespace {
 
@@ -134,7 +134,7 @@ TEST(Unique, WorkDirFrontierGivesTheSameAnswer) {
     const chess::Position root = chess::parse_fen(chess::START_FEN);
     frontier::Frontier reference;
     const auto expected = run(ENGINES[0], root, 5, {}, &reference);
-    const std::string dir = "/tmp/gperft_work_dir_" + std::to_string(getpid());
+    const std::string dir = "/tmp/perftide_work_dir_" + std::to_string(getpid());
     ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
     frontier::Options o;
     o.budget_bytes = uint64_t(2) << 20;
@@ -171,11 +171,11 @@ TEST(Unique, WorkDirWithoutTheSpaceIsRefused) {
         EXPECT_NE(what.find(" MiB free; ply 9's frontier needs about 1099511627776 MiB"), std::string::npos) << what;
     }
     EXPECT_NO_THROW(frontier::check_free_space("/tmp", 1, "a byte"));
-    const ProcessResult gpu = run_shell("GPERFT_HOST_GPU=1 " + std::string(GPERFT_BINARY) +
+    const ProcessResult gpu = run_shell("PERFTIDE_HOST_GPU=1 " + std::string(PERFTIDE_BINARY) +
                                         " unique --depth 3 --backend gpu --work-dir /tmp");
     EXPECT_EQ(gpu.status, 2) << gpu.err;
     EXPECT_NE(gpu.err.find("--work-dir: only the CPU backend keeps a frontier on disk"), std::string::npos) << gpu.err;
-    const auto missing = run_gperft("unique --depth 3 --work-dir /nonexistent/dir");
+    const auto missing = run_perftide("unique --depth 3 --work-dir /nonexistent/dir");
     EXPECT_EQ(missing.status, 2);
     EXPECT_NE(missing.err.find("Directory does not exist: /nonexistent/dir"), std::string::npos) << missing.err;
 }
@@ -185,7 +185,7 @@ TEST(Unique, WorkDirWithoutTheSpaceIsRefused) {
 // working budget, before the ply starts and with the sizes; the last ply
 // needs no frontier of its own, so ply 6 fits where ply 7 does not.
 TEST(UniqueCli, GpuPlyThatCannotFitIsRefusedBeforeItStarts) {
-    const std::string gpu = "GPERFT_HOST_GPU=1 " + std::string(GPERFT_BINARY) + " unique --backend gpu --memory 500 ";
+    const std::string gpu = "PERFTIDE_HOST_GPU=1 " + std::string(PERFTIDE_BINARY) + " unique --backend gpu --memory 500 ";
     const ProcessResult r = run_shell(gpu + "--depth 7");
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_NE(r.err.find("the next ply does not fit the device: 822518 parents (62 MiB) and about "), std::string::npos)
@@ -299,7 +299,7 @@ TEST(UniqueFrontier, APassMakesExactlyItsOwnChildren) {
     const chess::Attacks& at = chess::host_attacks();
     std::vector<chess::Position> parents;
     for (const char* file : {"perft/cpw_positions.epd", "perft/chess960.perft"}) {
-        const auto suite = read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file);
+        const auto suite = read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file);
         for (size_t i = 0; i < suite.size() && i < 12; ++i) {
             const chess::Position root = chess::parse_fen(suite[i].fen);
             parents.push_back(root);
@@ -405,8 +405,8 @@ TEST(UniqueCli, EmitsMatesStalematesAndDeadPositions) {
     // Captures lead to bare kings and lone minor pieces; there are mates and
     // stalemates within three plies.
     const std::string root_fen = "k7/8/1QN5/8/8/8/1r6/K7 w - - 0 1";
-    const std::string base = "/tmp/gperft_emit_" + std::to_string(getpid());
-    const auto r = run_gperft("unique --depth 3 --backend cpu --fen " + shell_quote(root_fen) + " --emit mates " + base +
+    const std::string base = "/tmp/perftide_emit_" + std::to_string(getpid());
+    const auto r = run_perftide("unique --depth 3 --backend cpu --fen " + shell_quote(root_fen) + " --emit mates " + base +
                               ".mates --emit stalemates " + base + ".stale --emit dead " + base + ".dead");
     ASSERT_EQ(r.status, 0) << r.err;
 
@@ -436,7 +436,7 @@ TEST(UniqueCli, ReachCountsPathsToAPosition) {
     const chess::Position start = chess::parse_fen(chess::START_FEN);
     enumerate(start, 4, all);
     const uint64_t expected = all.at(position_key(chess::canonical(start, chess::host_attacks()))).second;
-    const auto r = run_gperft("unique --depth 4 --json --backend cpu --reach " + shell_quote(chess::START_FEN) +
+    const auto r = run_perftide("unique --depth 4 --json --backend cpu --reach " + shell_quote(chess::START_FEN) +
                               " --reach " + shell_quote("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
     ASSERT_EQ(r.status, 0) << r.err;
     const testjson::Value v = testjson::parse(r.out);
@@ -445,7 +445,7 @@ TEST(UniqueCli, ReachCountsPathsToAPosition) {
     ASSERT_EQ(v["plies"].items.size(), 5u);
     EXPECT_EQ(v["plies"].items[4]["distinct"].text, "72078");
     EXPECT_EQ(v["plies"].items[4]["checkmate_paths"].text, "8");
-    const auto text = run_gperft("unique --depth 2 --backend cpu --memory 1");
+    const auto text = run_perftide("unique --depth 2 --backend cpu --memory 1");
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_NE(text.out.find("  2       400    400"), std::string::npos) << text.out;
 }
@@ -469,8 +469,8 @@ std::string plies_of(const std::string& json) {
 TEST(UniqueCli, LastPlyCountedByKeyEqualsItsPositions) {
     const std::string kiwipete = "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'";
     for (const std::string& fen : {std::string("startpos"), kiwipete}) {
-        const auto counted = run_gperft("unique --depth 4 --backend cpu --json --fen " + fen);
-        const auto kept = run_gperft("unique --depth 4 --backend cpu --json --reach startpos --fen " + fen);
+        const auto counted = run_perftide("unique --depth 4 --backend cpu --json --fen " + fen);
+        const auto kept = run_perftide("unique --depth 4 --backend cpu --json --reach startpos --fen " + fen);
         ASSERT_EQ(counted.status, 0) << counted.err;
         ASSERT_EQ(kept.status, 0) << kept.err;
         EXPECT_EQ(plies_of(counted.out), plies_of(kept.out)) << fen;
@@ -483,14 +483,14 @@ TEST(UniqueCli, LastPlyCountedByKeyEqualsItsPositions) {
 // again with the same arguments gives the counts of an uninterrupted run,
 // without redoing the passes it had finished.
 TEST(UniqueCli, KilledRunResumesFromItsJournal) {
-    const std::string base = "/tmp/gperft_unique_journal_" + std::to_string(getpid());
+    const std::string base = "/tmp/perftide_unique_journal_" + std::to_string(getpid());
     const std::string journal = base + ".journal", out = base + ".out";
     std::remove(journal.c_str());
     const std::string args = "unique --depth 6 --passes 24 --threads 1 --backend cpu --json --journal " + journal;
-    const auto plain = run_gperft("unique --depth 6 --passes 24 --backend cpu --json");
+    const auto plain = run_perftide("unique --depth 6 --passes 24 --backend cpu --json");
     ASSERT_EQ(plain.status, 0) << plain.err;
 
-    const pid_t pid = spawn_gperft(args, out);
+    const pid_t pid = spawn_perftide(args, out);
     wait_for_lines(journal, 1 + 2 * 12);
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
@@ -500,7 +500,7 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     ASSERT_GE(finished, 2);
     ASSERT_LT(finished, 24);
 
-    const auto resumed = run_gperft(args);
+    const auto resumed = run_perftide(args);
     ASSERT_EQ(resumed.status, 0) << resumed.err;
     EXPECT_EQ(plies_of(resumed.out), plies_of(plain.out));
     EXPECT_EQ(testjson::parse(resumed.out)["passes_resumed"].text, std::to_string(finished));
@@ -510,19 +510,19 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
         << resumed.err;
     EXPECT_EQ(count_lines(slurp(journal)), 1 + 24 * 12);
     // Run again, everything is in the journal.
-    const auto again = run_gperft(args);
+    const auto again = run_perftide(args);
     EXPECT_EQ(plies_of(again.out), plies_of(plain.out));
     EXPECT_EQ(testjson::parse(again.out)["passes_resumed"].text, "24");
 
     // Another run's journal, or a file that is none, is refused up front.
-    const auto other = run_gperft("unique --depth 5 --backend cpu --journal " + journal);
+    const auto other = run_perftide("unique --depth 5 --backend cpu --journal " + journal);
     EXPECT_EQ(other.status, 2);
     EXPECT_NE(other.err.find("the journal is for depth 6, this run has depth 5"), std::string::npos) << other.err;
     std::ofstream(out) << "not a journal\n";
-    const auto foreign = run_gperft("unique --depth 5 --backend cpu --journal " + out);
+    const auto foreign = run_perftide("unique --depth 5 --backend cpu --journal " + out);
     EXPECT_EQ(foreign.status, 2);
-    EXPECT_NE(foreign.err.find("is not a gperft journal"), std::string::npos) << foreign.err;
-    const auto emit = run_gperft("unique --depth 2 --emit mates /tmp/x --journal " + journal);
+    EXPECT_NE(foreign.err.find("is not a perftide journal"), std::string::npos) << foreign.err;
+    const auto emit = run_perftide("unique --depth 2 --emit mates /tmp/x --journal " + journal);
     EXPECT_EQ(emit.status, 2);
     EXPECT_NE(emit.err.find("--journal cannot be combined with --reach, --emit or --dead"), std::string::npos)
         << emit.err;
@@ -534,37 +534,37 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
 // hash of the packed child, before the Zobrist keys chose the passes) is
 // refused rather than resumed with passes that hold other children.
 TEST(UniqueCli, JournalOfAnotherPassSplitIsRefused) {
-    const std::string journal = "/tmp/gperft_unique_seed_" + std::to_string(getpid()) + ".journal";
-    gperft::JournalHeader h;
+    const std::string journal = "/tmp/perftide_unique_seed_" + std::to_string(getpid()) + ".journal";
+    perftide::JournalHeader h;
     h.depth = 4, h.split = 3, h.seed = 0, h.units = 4 * 12;  // four passes of twelve counters
     h.fen = std::string("unique ") + chess::START_FEN;
-    std::ofstream(journal) << gperft::journal_line(gperft::header_payload(h));
-    const auto r = run_gperft("unique --depth 4 --passes 4 --backend cpu --journal " + journal);
+    std::ofstream(journal) << perftide::journal_line(perftide::header_payload(h));
+    const auto r = run_perftide("unique --depth 4 --passes 4 --backend cpu --journal " + journal);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("the journal is for zobrist seed 0000000000000000"), std::string::npos) << r.err;
     std::remove(journal.c_str());
 }
 
 TEST(UniqueCli, Refusals) {
-    const auto kind = run_gperft("unique --depth 1 --emit checks /tmp/x");
+    const auto kind = run_perftide("unique --depth 1 --emit checks /tmp/x");
     EXPECT_EQ(kind.status, 2);
     EXPECT_NE(kind.err.find("'checks' is not one of mates, stalemates, dead"), std::string::npos) << kind.err;
-    EXPECT_EQ(run_gperft("unique").status, 2);
-    EXPECT_EQ(run_gperft("unique --depth 1 --reach 'not a fen'").status, 2);
-    const auto huge = run_gperft("unique --depth 2 --backend cpu --memory 16000000");
+    EXPECT_EQ(run_perftide("unique").status, 2);
+    EXPECT_EQ(run_perftide("unique --depth 1 --reach 'not a fen'").status, 2);
+    const auto huge = run_perftide("unique --depth 2 --backend cpu --memory 16000000");
     EXPECT_EQ(huge.status, 2) << huge.err;
     EXPECT_NE(huge.err.find("--memory 16000000 MiB is more than the"), std::string::npos) << huge.err;
-    const auto file = run_gperft("unique --depth 1 --emit mates /nonexistent/dir/x");
+    const auto file = run_perftide("unique --depth 1 --emit mates /nonexistent/dir/x");
     EXPECT_EQ(file.status, 2);
     EXPECT_NE(file.err.find("--emit: cannot open /nonexistent/dir/x for writing: No such file or directory"), std::string::npos) << file.err;
     // With a device the GPU run succeeds (test_gpu_backend compares it with
     // the CPU); without one it is refused, saying why.
-    const auto gpu = run_gperft("unique --depth 1 --backend gpu");
-    if (gperft::gpu::status().available) {
+    const auto gpu = run_perftide("unique --depth 1 --backend gpu");
+    if (perftide::gpu::status().available) {
         EXPECT_EQ(gpu.status, 0) << gpu.err;
     } else {
         EXPECT_EQ(gpu.status, 2) << gpu.err;
-        EXPECT_NE(gpu.err.find("--backend gpu: " + gperft::gpu::status().message), std::string::npos) << gpu.err;
+        EXPECT_NE(gpu.err.find("--backend gpu: " + perftide::gpu::status().message), std::string::npos) << gpu.err;
     }
 }
 

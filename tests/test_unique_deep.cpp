@@ -3,9 +3,9 @@
 #include "support/unique_check.hpp"
 
 TEST(UniqueDeep, ReproducesA083276Ply7) {
-    gperft::frontier::Options o;
+    perftide::frontier::Options o;
     o.passes = 3;
-    const auto plies = gperft::frontier::unique_cpu(chess::parse_fen(chess::START_FEN), 7, o, nullptr);
+    const auto plies = perftide::frontier::unique_cpu(chess::parse_fen(chess::START_FEN), 7, o, nullptr);
     const auto terms = a083276();
     ASSERT_EQ(plies.size(), 8u);
     for (const auto& p : plies) EXPECT_EQ(p.distinct, terms.at(p.ply)) << "ply " << p.ply;

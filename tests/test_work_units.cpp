@@ -17,7 +17,7 @@ using namespace chess;
 
 namespace {
 
-std::vector<gperft::SuiteEntry> cpw() { return cpw_positions(); }
+std::vector<perftide::SuiteEntry> cpw() { return cpw_positions(); }
 
 }  // namespace
 
@@ -25,7 +25,7 @@ TEST(WorkUnits, DistinctPositionsMatchOeisA083276) {
     int checked = 0;
     for (const auto& [ply, count] : distinct_positions_per_ply()) {
         if (ply < 1 || ply > 4) continue;  // deeper plies: slow label
-        const gperft::WorkUnits w = gperft::build_work_units(parse_fen(START_FEN), ply);
+        const perftide::WorkUnits w = perftide::build_work_units(parse_fen(START_FEN), ply);
         EXPECT_EQ(std::to_string(w.positions.size()), count) << "ply " << ply;
         ++checked;
     }
@@ -33,7 +33,7 @@ TEST(WorkUnits, DistinctPositionsMatchOeisA083276) {
 }
 
 TEST(WorkUnits, UnitsAreDistinctCanonicalPositions) {
-    const gperft::WorkUnits w = gperft::build_work_units(parse_fen(cpw()[1].fen), 2);
+    const perftide::WorkUnits w = perftide::build_work_units(parse_fen(cpw()[1].fen), 2);
     for (size_t i = 0; i < w.positions.size(); ++i) {
         EXPECT_TRUE(canonical(w.positions[i], host_attacks()) == w.positions[i]);
         if (i) {
@@ -43,20 +43,20 @@ TEST(WorkUnits, UnitsAreDistinctCanonicalPositions) {
 }
 
 TEST(WorkUnits, MultiplicitiesSumToPerftOfTheSplitDepth) {
-    for (const gperft::SuiteEntry& e : cpw()) {
+    for (const perftide::SuiteEntry& e : cpw()) {
         const Position root = parse_fen(e.fen);
         for (const auto& [depth, expected] : e.expected) {
             if (depth > 3) continue;
-            const gperft::WorkUnits w = gperft::build_work_units(root, depth);
+            const perftide::WorkUnits w = perftide::build_work_units(root, depth);
             u128 sum = 0, share_sum = 0;
             for (uint64_t m : w.multiplicity) sum += m;
-            for (const gperft::UnitShare& s : w.shares) share_sum += s.paths;
+            for (const perftide::UnitShare& s : w.shares) share_sum += s.paths;
             EXPECT_EQ(to_string(sum), to_string(expected)) << e.fen << " split " << depth;
             EXPECT_EQ(to_string(share_sum), to_string(expected)) << e.fen << " split " << depth;
             // Per root move: the paths through it are its divide count.
-            const gperft::PerftResult divide = gperft::cpu_perft(root, depth, 1);
+            const perftide::PerftResult divide = perftide::cpu_perft(root, depth, 1);
             std::vector<u128> per_move(w.root_moves.size(), 0);
-            for (const gperft::UnitShare& s : w.shares) per_move[s.root_move] += s.paths;
+            for (const perftide::UnitShare& s : w.shares) per_move[s.root_move] += s.paths;
             ASSERT_EQ(per_move.size(), divide.divide.size());
             for (size_t i = 0; i < per_move.size(); ++i) {
                 EXPECT_TRUE(w.root_moves[i] == divide.divide[i].first);
@@ -68,21 +68,21 @@ TEST(WorkUnits, MultiplicitiesSumToPerftOfTheSplitDepth) {
 
 TEST(WorkUnits, DeepTotalsEqualPublishedCountsForEverySplit) {
     int checked = 0;
-    for (const gperft::SuiteEntry& e : cpw()) {
+    for (const perftide::SuiteEntry& e : cpw()) {
         const Position root = parse_fen(e.fen);
         for (const auto& [depth, expected] : e.expected) {
             if (double(expected) > 1e6) continue;
-            const gperft::PerftResult plain = gperft::cpu_perft(root, depth, 2);
+            const perftide::PerftResult plain = perftide::cpu_perft(root, depth, 2);
             for (int split = 1; split <= std::min(depth, 3); ++split) {
                 for (long long tables : {0, 1}) {
-                    gperft::DeepOptions o;
-                    o.backend = gperft::Backend::Cpu;
+                    perftide::DeepOptions o;
+                    o.backend = perftide::Backend::Cpu;
                     o.threads = tables ? 2 : 1;  // the shared table under two threads
                     o.split = split;
                     o.hash_mb = tables;
                     o.host_hash_mb = tables;
                     o.batch_units = split == 1 ? 7 : 0;  // fixed batches (the last one short), or adaptive
-                    const gperft::DeepResult d = gperft::run_deep_perft(root, depth, o);
+                    const perftide::DeepResult d = perftide::run_deep_perft(root, depth, o);
                     const std::string what = e.fen + " depth " + std::to_string(depth) + " split " +
                                              std::to_string(split) + (tables ? " with tables" : "");
                     EXPECT_EQ(to_string(d.perft.nodes), to_string(expected)) << what;
@@ -98,15 +98,15 @@ TEST(WorkUnits, DeepTotalsEqualPublishedCountsForEverySplit) {
 }
 
 TEST(WorkUnits, SplitBeyondTheDepthIsRefused) {
-    gperft::DeepOptions o;
-    o.backend = gperft::Backend::Cpu;
+    perftide::DeepOptions o;
+    o.backend = perftide::Backend::Cpu;
     o.split = 4;
-    EXPECT_THROW(gperft::run_deep_perft(parse_fen(START_FEN), 3, o), std::invalid_argument);
+    EXPECT_THROW(perftide::run_deep_perft(parse_fen(START_FEN), 3, o), std::invalid_argument);
 }
 
 TEST(HostTable, ExactKeysAndClearingWhenFull) {
-    gperft::HostTable table(3 * gperft::HostTable::ENTRY_BYTES);  // room for three entries
-    const gperft::WorkUnits w = gperft::build_work_units(parse_fen(START_FEN), 1);
+    perftide::HostTable table(3 * perftide::HostTable::ENTRY_BYTES);  // room for three entries
+    const perftide::WorkUnits w = perftide::build_work_units(parse_fen(START_FEN), 1);
     for (int i = 0; i < 3; ++i) table.insert(w.positions[i], 4, u128(100 + i));
     EXPECT_TRUE(table.find(w.positions[1], 4) == u128(101));
     EXPECT_FALSE(table.find(w.positions[1], 5).has_value());  // the depth is part of the key
@@ -115,7 +115,7 @@ TEST(HostTable, ExactKeysAndClearingWhenFull) {
     EXPECT_EQ(table.size(), 1u);
     EXPECT_FALSE(table.find(w.positions[0], 4).has_value());
     EXPECT_TRUE(table.find(w.positions[3], 4) == u128(103));
-    EXPECT_FALSE(gperft::HostTable(0).enabled());
+    EXPECT_FALSE(perftide::HostTable(0).enabled());
 }
 
 // A memory bound on the work units (UCI's Hash): the deepest split whose
@@ -124,20 +124,20 @@ TEST(HostTable, ExactKeysAndClearingWhenFull) {
 TEST(WorkUnits, SplitWithinAMemoryBound) {
     const Position start = parse_fen(START_FEN);
     const Position kiwipete = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    using gperft::Backend;
+    using perftide::Backend;
     for (const auto& [root, mb] : {std::pair<Position, size_t>{start, 1}, {start, 4096}, {kiwipete, 1}, {kiwipete, 0}}) {
-        const int split = gperft::split_within(root, 9, Backend::Cpu, mb);
-        EXPECT_LE(split, gperft::auto_split(9, Backend::Cpu));
+        const int split = perftide::split_within(root, 9, Backend::Cpu, mb);
+        EXPECT_LE(split, perftide::auto_split(9, Backend::Cpu));
         const double bytes = double(mb) * double(1 << 20);
         if (split > 0) {
-            EXPECT_LE(gperft::estimated_perft(root, split) * gperft::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
+            EXPECT_LE(perftide::estimated_perft(root, split) * perftide::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
         }
-        if (split < gperft::auto_split(9, Backend::Cpu)) {
-            EXPECT_GT(gperft::estimated_perft(root, split + 1) * gperft::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
+        if (split < perftide::auto_split(9, Backend::Cpu)) {
+            EXPECT_GT(perftide::estimated_perft(root, split + 1) * perftide::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
         }
     }
-    EXPECT_EQ(gperft::split_within(start, 9, Backend::Cpu, 1), 2);  // 8,902 positions at ply 3 take 5 MiB
-    EXPECT_EQ(gperft::split_within(start, 9, Backend::Cpu, 4096), gperft::auto_split(9, Backend::Cpu));
-    EXPECT_EQ(gperft::split_within(kiwipete, 9, Backend::Cpu, 0), 0);
-    EXPECT_EQ(gperft::split_within(start, 6, Backend::Cpu, 4096), 0);  // below the deep engine: no units
+    EXPECT_EQ(perftide::split_within(start, 9, Backend::Cpu, 1), 2);  // 8,902 positions at ply 3 take 5 MiB
+    EXPECT_EQ(perftide::split_within(start, 9, Backend::Cpu, 4096), perftide::auto_split(9, Backend::Cpu));
+    EXPECT_EQ(perftide::split_within(kiwipete, 9, Backend::Cpu, 0), 0);
+    EXPECT_EQ(perftide::split_within(start, 6, Backend::Cpu, 4096), 0);  // below the deep engine: no units
 }

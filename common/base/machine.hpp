@@ -15,7 +15,7 @@
 #include <thread>
 #include <utility>
 
-namespace gperft::machine {
+namespace perftide::machine {
 
 namespace detail {
 
@@ -69,4 +69,4 @@ inline std::size_t available_mb() { return available_bytes() >> 20; }
 // The threads a run uses when none are asked for: every hardware thread.
 inline int default_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
 
-}  // namespace gperft::machine
+}  // namespace perftide::machine

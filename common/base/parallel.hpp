@@ -17,7 +17,7 @@
 #include "base/machine.hpp"
 #include "base/run_stop.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // Calls fn(local, i) for every i < n on up to `threads` threads (<= 0: all),
 // each thread with a Local of its own made by make(); then merge(local) once
@@ -67,4 +67,4 @@ void parallel_chunks(uint64_t n, uint64_t chunk, int threads, Fn&& fn) {
                  [&](size_t i) { fn(i * chunk, std::min<uint64_t>(n, (i + 1) * chunk)); });
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -8,7 +8,7 @@
 #include <atomic>
 #include <stdexcept>
 
-namespace gperft {
+namespace perftide {
 
 struct Stopped : std::runtime_error {
     Stopped() : std::runtime_error("stopped on request") {}
@@ -39,4 +39,4 @@ class StopScope {
     static void request() { detail::stop_flag.store(true); }
 };
 
-}  // namespace gperft
+}  // namespace perftide

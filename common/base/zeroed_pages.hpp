@@ -11,7 +11,7 @@
 #include <new>
 #include <utility>
 
-namespace gperft {
+namespace perftide {
 
 template <class T>
 class ZeroedPages {
@@ -45,4 +45,4 @@ class ZeroedPages {
     size_t n_ = 0;
 };
 
-}  // namespace gperft
+}  // namespace perftide

@@ -14,7 +14,7 @@
 
 // CHESS_PEXT: 1 when this compilation's slider lookups use pext. Host code
 // built for a BMI2 target uses it unless CHESS_NO_PEXT is defined (pext is
-// microcoded and slow on AMD before Zen 3: configure with GPERFT_PEXT=OFF).
+// microcoded and slow on AMD before Zen 3: configure with PERFTIDE_PEXT=OFF).
 #if defined(__BMI2__) && !defined(__CUDA_ARCH__) && !defined(CHESS_NO_PEXT)
 #include <immintrin.h>
 #define CHESS_PEXT 1

@@ -6,7 +6,7 @@
 #include "analysis/move_heuristics.hpp"
 #include "analysis/reach_analysis.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -158,4 +158,4 @@ ClosureResult ClosureSearch::resume(uint64_t node_limit) {
     return waiting_ ? ClosureResult::OutOfBudget : ClosureResult::Exhausted;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -17,7 +17,7 @@
 #include "chess/zobrist.hpp"
 #include "base/zeroed_pages.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 enum class ClosureResult { Mate, Exhausted, OutOfBudget };
 
@@ -76,4 +76,4 @@ class ClosureSearch {
     uint64_t analysis_calls_ = 0, analysis_hits_ = 0;
 };
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

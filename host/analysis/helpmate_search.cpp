@@ -5,7 +5,7 @@
 #include "analysis/material.hpp"
 #include "analysis/move_heuristics.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -90,4 +90,4 @@ bool HelpmateSearch::search(const Position& p, int depth, int ply, bool past_pro
     return false;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

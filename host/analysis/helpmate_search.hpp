@@ -11,7 +11,7 @@
 #include "chess/zobrist.hpp"
 #include "base/zeroed_pages.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 class HelpmateSearch {
    public:
@@ -47,4 +47,4 @@ class HelpmateSearch {
     std::vector<chess::Move> line_;
 };
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

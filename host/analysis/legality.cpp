@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -225,4 +225,4 @@ std::vector<std::string> legality_problems(const FenReading& r, const Attacks& a
     return problems;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -10,7 +10,7 @@
 
 #include "chess/io/fen.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 // Every problem found, each a sentence naming its reason; empty when none of
 // the tests finds one (the position may still be unreachable in ways these
@@ -32,4 +32,4 @@ std::vector<std::string> material_problems(const chess::Piece board[64]);
 // squares of one colour.
 bool insufficient_material(const chess::Piece board[64]);
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

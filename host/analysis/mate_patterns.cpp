@@ -1,6 +1,6 @@
 #include "analysis/mate_patterns.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -48,4 +48,4 @@ bool lone_knight_against_queens(const Position& p, Color winner) {
     return popcount(theirs) < fewest;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

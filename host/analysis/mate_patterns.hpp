@@ -5,10 +5,10 @@
 
 #include "chess/movegen.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 // True when `winner` has only a king and one knight, the board has no pawns,
 // and the loser has only queens besides the king: no such position is mate.
 bool lone_knight_against_queens(const chess::Position& p, chess::Color winner);
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

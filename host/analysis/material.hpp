@@ -6,7 +6,7 @@
 #include "analysis/square_sets.hpp"
 #include "chess/position.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 // Why `winner` can never mate from p on material alone, or nullptr when it
 // might. Each case holds in every position reachable from p, since without
@@ -39,4 +39,4 @@ inline const char* lacks_mating_material(const chess::Position& p, chess::Color 
     return nullptr;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

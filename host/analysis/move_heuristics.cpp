@@ -4,7 +4,7 @@
 
 #include "analysis/square_sets.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -88,4 +88,4 @@ Progress classify(const Position& p, Move m, Color winner, const MateTargets& t)
     return Progress::Normal;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -5,7 +5,7 @@
 
 #include "chess/position.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 enum class Progress : uint8_t { Reward, Normal, Punish };
 
@@ -33,4 +33,4 @@ inline int progress_cost(Progress kind, bool past_progress) {
     }
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -2,7 +2,7 @@
 
 #include "analysis/square_sets.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -363,4 +363,4 @@ bool ReachAnalysis::mate_possible(Color winner) const {
     return false;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

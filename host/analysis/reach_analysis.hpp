@@ -8,7 +8,7 @@
 
 #include "chess/position.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 class ReachAnalysis {
    public:
@@ -53,4 +53,4 @@ class ReachAnalysis {
     chess::Bitboard pairs_[64] = {};
 };
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -6,7 +6,7 @@
 
 #include "chess/io/fen.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -50,4 +50,4 @@ RepetitionReport repetition_report(const std::vector<Position>& game, const Atta
     return r;
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -11,7 +11,7 @@
 
 #include "chess/movegen.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 struct RepetitionReport {
     int occurrences = 1;        // of the current position, the start included
@@ -31,4 +31,4 @@ std::vector<chess::Position> play_line(const chess::Position& start, const std::
 RepetitionReport repetition_report(const std::vector<chess::Position>& game,
                                    const chess::Attacks& at = chess::host_attacks());
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

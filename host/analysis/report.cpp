@@ -11,7 +11,7 @@
 #include "inputs/position_line.hpp"
 #include "output/progress.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -234,4 +234,4 @@ std::string report_text(const PositionReport& r) {
     return out.str();
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -13,11 +13,11 @@
 #include "analysis/unwinnable.hpp"
 #include "chess/io/fen.hpp"
 
-namespace gperft {
+namespace perftide {
 class Progress;
 }
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 // How far the analysis goes for the sides the board and material leave open.
 enum class SearchMode {
@@ -92,4 +92,4 @@ void set_origin(PositionReport& r, const std::string& rest_of_line, size_t line_
 std::string report_json(const PositionReport& r);
 std::string report_text(const PositionReport& r);
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -8,7 +8,7 @@
 
 #include "chess/bitboard.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using chess::Bitboard;
 
@@ -76,4 +76,4 @@ inline int chebyshev(int a, int b) {
     return std::max(df < 0 ? -df : df, dr < 0 ? -dr : dr);
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

@@ -12,7 +12,7 @@
 #include "analysis/reach_analysis.hpp"
 #include "base/parallel.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 using namespace chess;
 
@@ -214,4 +214,4 @@ const char* answer_name(MateAnswer a) {
     }
 }
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

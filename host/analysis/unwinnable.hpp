@@ -12,7 +12,7 @@
 
 #include "chess/position.hpp"
 
-namespace gperft::analysis {
+namespace perftide::analysis {
 
 enum class MateAnswer { Yes, No, Unknown };
 
@@ -72,4 +72,4 @@ void complete_dead(const std::vector<chess::Position>& positions, std::vector<De
 
 const char* answer_name(MateAnswer a);  // "yes", "no", "unknown"
 
-}  // namespace gperft::analysis
+}  // namespace perftide::analysis

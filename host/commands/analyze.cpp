@@ -1,4 +1,4 @@
-// gperft analyze: legality, check/mate/stalemate, insufficient material,
+// perftide analyze: legality, check/mate/stalemate, insufficient material,
 // mating chances and dead positions for one FEN or a file of them, with
 // repetition and move-count rules when a move history is given.
 #include <chrono>
@@ -16,7 +16,7 @@
 #include "output/json.hpp"
 #include "output/progress.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 constexpr size_t CHUNK_GAMES = 4096;  // games read, analysed and written at a time
@@ -209,4 +209,4 @@ Command setup_analyze(CLI::App& app) {
             }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

@@ -1,10 +1,10 @@
-// gperft bench: a fixed benchmark workload on the CPU engine, for suites
+// perftide bench: a fixed benchmark workload on the CPU engine, for suites
 // that compare versions and machines. It counts every position of one small
 // table to its depth, checks each count against its known value (a wrong
 // count is a failure, exit 1, never a speed), and prints one line:
 //   bench: nodes N seconds S nps R threads T backend cpu machine HOST CPU
 // or, with --json, one object with the same fields. `bench` inside
-// `gperft uci` runs the same workload.
+// `perftide uci` runs the same workload.
 #include <unistd.h>
 
 #include <chrono>
@@ -17,7 +17,7 @@
 #include "count/cpu_perft.hpp"
 #include "output/json.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 struct BenchPosition {
@@ -116,4 +116,4 @@ Command setup_bench(CLI::App& app) {
             }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

@@ -14,7 +14,7 @@
 #include "gpu/gpu_perft.hpp"
 #include "output/progress.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 
 CLI::Validator file_name_validator() {
     return CLI::Validator(
@@ -123,7 +123,7 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
     app.add_option_function<uint64_t>(
            "--device-memory", [](const uint64_t& mib) { gpu::set_device_memory_limit(std::size_t(mib) << 20); },
            "Most GPU memory to take, MiB: arena and tables (or unique's frontier buffers) together (default: "
-           "GPERFT_DEVICE_MEMORY, else three quarters of the free memory; what a call does not need is not taken)")
+           "PERFTIDE_DEVICE_MEMORY, else three quarters of the free memory; what a call does not need is not taken)")
         ->check(CLI::Range(gpu::MIN_DEVICE_MEMORY_MIB, gpu::MAX_DEVICE_MEMORY_MIB));
     // Before any CUDA call: the device becomes the only one the runtime sees
     // (the N-th of CUDA_VISIBLE_DEVICES when that is set; under an MPI
@@ -158,6 +158,6 @@ std::string join_words(const std::vector<std::string>& words, const std::string&
     return s;
 }
 
-void error(const std::string& what) { std::cerr << "gperft: " << what << "\n"; }
+void error(const std::string& what) { std::cerr << "perftide: " << what << "\n"; }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

@@ -14,7 +14,7 @@
 #include "chess/stats.hpp"
 #include "inputs/position_line.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 
 constexpr int EXIT_OK = 0;
 constexpr int EXIT_MISMATCH = 1;   // a check failed: counts differ, engines disagree
@@ -35,7 +35,7 @@ struct Command {
 // Accepts a FEN that parse_fen accepts (or "startpos"); the error is
 // parse_fen's message.
 CLI::Validator fen_validator();
-using gperft::sorted_divide;  // count/perft_result.hpp
+using perftide::sorted_divide;  // count/perft_result.hpp
 
 // A file name: refuses the empty one.
 CLI::Validator file_name_validator();
@@ -60,7 +60,7 @@ CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
 // every SECONDS for logs (on a terminal the bar is drawn anyway).
 CLI::Option* add_progress_option(CLI::App& app);
 
-using gperft::position_from;  // position_line.hpp
+using perftide::position_from;  // position_line.hpp
 
 // Adds --chess960: castling by Chess960's rule, written king takes rook.
 CLI::Option* add_chess960_flag(CLI::App& app, bool& chess960);
@@ -71,7 +71,7 @@ CLI::Option* add_shredder_flag(CLI::App& app, chess::CastlingNotation& notation)
 // Words joined by single spaces; `none` when there are none.
 std::string join_words(const std::vector<std::string>& words, const std::string& none = "(none)");
 
-// Message to stderr as "gperft: <what>".
+// Message to stderr as "perftide: <what>".
 void error(const std::string& what);
 
 Command setup_perft(CLI::App& app);
@@ -92,7 +92,7 @@ Command setup_perftree(CLI::App& app);
 Command setup_uci(CLI::App& app);
 Command setup_bench(CLI::App& app);
 
-// The fixed benchmark workload of `gperft bench` (bench.cpp), counted on the
+// The fixed benchmark workload of `perftide bench` (bench.cpp), counted on the
 // CPU engine: its nodes, wall time, threads and the machine that ran it.
 struct BenchResult {
     uint64_t nodes = 0;
@@ -112,7 +112,7 @@ BenchResult run_bench(int threads);
 std::string bench_line(const BenchResult& r);
 std::string bench_json(const BenchResult& r);
 
-// `gperft` with no arguments.
+// `perftide` with no arguments.
 int run_default_job();
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

@@ -1,4 +1,4 @@
-// gperft compare: runs another engine's `go perft` next to gperft's and
+// perftide compare: runs another engine's `go perft` next to perftide's and
 // finds the first divergence by itself: compare the divides, descend into a
 // move whose counts differ, repeat down to depth 1, and name the position,
 // the path to it and the moves one side has that the other lacks.
@@ -15,7 +15,7 @@
 #include "output/json.hpp"
 #include "output/progress.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 using chess::u128;
@@ -56,7 +56,7 @@ DivideDiff diff_of(const Counts& ours, const Counts& theirs) {
 std::string count_pairs(const std::vector<std::string>& moves, const Counts& ours, const Counts& theirs) {
     std::string s;
     for (const auto& m : moves)
-        s += (s.empty() ? "" : ", ") + m + " (gperft " + chess::to_string(ours.at(m)) + ", engine " +
+        s += (s.empty() ? "" : ", ") + m + " (perftide " + chess::to_string(ours.at(m)) + ", engine " +
              chess::to_string(theirs.at(m)) + ")";
     return s;
 }
@@ -78,7 +78,7 @@ public:
     int run();
 
 private:
-    // gperft's divide, with its progress line (the engine's own perft
+    // perftide's divide, with its progress line (the engine's own perft
     // shows none: it is one `go perft` answered at its end).
     Counts ours(const chess::Position& p, int depth) const {
         Progress bar(0, 0, true, -1, "subtrees");
@@ -122,14 +122,14 @@ int Bisection::run() {
         const bool agree = d.missing.empty() && d.extra.empty() && d.differing.empty();
         if (depth == o_.depth) {
             out_.str("result", agree ? "agree" : "disagree").integer("depth", depth);
-            out_.str("engine", engine_name()).cnt("nodes_gperft", total(us)).cnt("nodes_engine", total(them));
+            out_.str("engine", engine_name()).cnt("nodes_perftide", total(us)).cnt("nodes_engine", total(them));
             if (agree && o_.json) std::cout << out_.text() << std::endl;
             if (agree && !o_.json)
                 std::printf("compare: agree at depth %d: %s nodes (engine: %s)\n", depth,
                             chess::to_string(total(us)).c_str(), engine_name().c_str());
             if (agree) return EXIT_OK;
             if (!o_.json)
-                std::printf("compare: disagree at depth %d: gperft %s nodes, engine %s\n", depth,
+                std::printf("compare: disagree at depth %d: perftide %s nodes, engine %s\n", depth,
                             chess::to_string(total(us)).c_str(), chess::to_string(total(them)).c_str());
         }
         if (!d.missing.empty() || !d.extra.empty() || d.differing.empty() || depth == 1) {
@@ -152,10 +152,10 @@ int Bisection::run() {
         if (o_.json) {
             json::Object step;
             step.integer("depth", depth).str("move", next);
-            step.cnt("gperft", parent_ours).cnt("engine", parent_theirs);
+            step.cnt("perftide", parent_ours).cnt("engine", parent_theirs);
             steps_.push_back(step.text());
         } else {
-            std::printf("  depth %d: %s: gperft %s, engine %s\n", depth, next.c_str(),
+            std::printf("  depth %d: %s: perftide %s, engine %s\n", depth, next.c_str(),
                         chess::to_string(parent_ours).c_str(), chess::to_string(parent_theirs).c_str());
         }
         path_.push_back(next);
@@ -174,7 +174,7 @@ void Bisection::report(const chess::Position& p, int depth, const DivideDiff& d,
         json::Object differ;
         for (const auto& m : d.differing) {
             json::Object pair;
-            pair.cnt("gperft", ours.at(m)).cnt("engine", theirs.at(m));
+            pair.cnt("perftide", ours.at(m)).cnt("engine", theirs.at(m));
             differ.raw(m, pair.text());
         }
         json::Object div;
@@ -243,4 +243,4 @@ Command setup_compare(CLI::App& app) {
     return {sub, [o] { return run_compare_command(*o); }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

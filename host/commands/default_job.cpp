@@ -1,4 +1,4 @@
-// `gperft` with no arguments: perft of the start position at a depth that
+// `perftide` with no arguments: perft of the start position at a depth that
 // takes a few seconds on the backend at hand, checked against the published
 // count.
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include "commands/cli.hpp"
 #include "count/cpu_perft.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 
 // Start-position perft(0..14): chessprogramming.org "Perft Results" and
 // OEIS A048987.
@@ -31,7 +31,7 @@ static const char* const START_COUNTS[] = {"1",
 int run_default_job() {
     const Backend backend = resolve_backend(Backend::Auto);
     const int depth = backend == Backend::Gpu ? 8 : (default_threads() >= 2 ? 7 : 6);
-    std::printf("gperft: start position perft(%d) on the %s backend\n", depth, backend == Backend::Gpu ? "GPU" : "CPU");
+    std::printf("perftide: start position perft(%d) on the %s backend\n", depth, backend == Backend::Gpu ? "GPU" : "CPU");
     std::fflush(stdout);
     const PerftResult r = run_perft(chess::parse_fen(chess::START_FEN), depth, backend, 0);
     const bool ok = chess::to_string(r.nodes) == START_COUNTS[depth];
@@ -41,4 +41,4 @@ int run_default_job() {
     return ok ? EXIT_OK : EXIT_MISMATCH;
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

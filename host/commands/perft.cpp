@@ -1,4 +1,4 @@
-// gperft perft: count the leaf nodes of the legal move tree, optionally per
+// perftide perft: count the leaf nodes of the legal move tree, optionally per
 // root move in Stockfish's divide format, or as one JSON object. Deep runs
 // (from a backend-dependent depth, or whenever a deep option is given) go
 // through work units, transposition tables and an optional journal.
@@ -23,7 +23,7 @@
 #include "inputs/position_line.hpp"
 #include "output/progress.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 struct PerftOptions {
@@ -310,4 +310,4 @@ Command setup_perft(CLI::App& app) {
             }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

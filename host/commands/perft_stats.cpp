@@ -1,4 +1,4 @@
-// gperft perft --stats: every ply's statistics (captures, en passant,
+// perftide perft --stats: every ply's statistics (captures, en passant,
 // castles, promotions, checks by kind, mates, stalemates) as tables or JSON,
 // counted on the CPU or on the GPU (the breadth-first engine's statistics
 // leaf), which give the same rows.
@@ -14,7 +14,7 @@
 #include "output/progress.hpp"
 #include "output/text_table.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 
 // Three tables: the chessprogramming columns (and stalemates), then the
 // split of checks and of checkmates by kind.
@@ -86,4 +86,4 @@ int run_perft_stats(const chess::Position& root, int depth, Backend backend, int
     return EXIT_OK;
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

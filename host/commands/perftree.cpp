@@ -1,5 +1,5 @@
-// gperft perftree DEPTH FEN [MOVES]: the perftree script protocol
-// (github.com/agausmann/perftree), so gperft can sit on either side of it:
+// perftide perftree DEPTH FEN [MOVES]: the perftree script protocol
+// (github.com/agausmann/perftree), so perftide can sit on either side of it:
 // one "move count" line per root move, a blank line, then the total.
 #include <iostream>
 
@@ -7,7 +7,7 @@
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 struct PerftreeOptions {
@@ -42,4 +42,4 @@ Command setup_perftree(CLI::App& app) {
     return {sub, [o] { return run_perftree_command(*o); }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

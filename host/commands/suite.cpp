@@ -1,4 +1,4 @@
-// gperft suite FILE: check every position of a perft suite at every listed
+// perftide suite FILE: check every position of a perft suite at every listed
 // depth (within --max-depth / --max-nodes), print a pass/fail table, and exit
 // 1 naming the first failure. Entries whose FEN is refused (impossible
 // castling rights, say) are listed as "refused" with the reason and make the
@@ -19,7 +19,7 @@
 #include "output/progress.hpp"
 #include "inputs/suite.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 struct SuiteOptions {
@@ -233,4 +233,4 @@ Command setup_suite(CLI::App& app) {
     return {sub, [o] { return run_suite_command(*o); }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

@@ -1,5 +1,5 @@
-// gperft uci: a UCI engine that answers perft, so that a script written for
-// Stockfish's `go perft` runs with `gperft uci` in its place. It reads
+// perftide uci: a UCI engine that answers perft, so that a script written for
+// Stockfish's `go perft` runs with `perftide uci` in its place. It reads
 // uci, isready, ucinewgame, setoption (Threads, Hash, UCI_Chess960,
 // Backend), position startpos|fen F [moves ...], go perft N (or the bare
 // `perft N`), bench, d, stop and quit. `go perft` prints Stockfish's format:
@@ -9,7 +9,7 @@
 // `isready` is answered at once and `stop` ends the count; other commands
 // wait for the count to end. As in Stockfish, which counts `go perft` before
 // it reads the next line, `quit` and the end of the input let a count in
-// progress finish and print, so `printf 'go perft 6\nquit\n' | gperft uci`
+// progress finish and print, so `printf 'go perft 6\nquit\n' | perftide uci`
 // prints its count. A quit behind a stop ends the process within half a
 // second, even where the stopped count cannot end sooner (a device call in
 // flight). Every go ends with a line a script can wait for: "Nodes
@@ -39,7 +39,7 @@
 #include "base/machine.hpp"
 #include "base/run_stop.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 // Every line written goes through one lock, so that an answer given while a
@@ -249,7 +249,7 @@ void go(const UciState& st, std::istringstream& in) {
     std::string word;
     int depth = -1;
     if (!(in >> word) || word != "perft") {
-        info("gperft does not search: it answers only 'go perft N'");
+        info("perftide does not search: it answers only 'go perft N'");
         return emit("bestmove 0000\n");
     }
     if (!(in >> depth) || depth < 0 || depth > MAX_PERFT_DEPTH) {
@@ -272,7 +272,7 @@ void go(const UciState& st, std::istringstream& in) {
     emit(out);
 }
 
-// The board as Stockfish's `d` draws it, then the FEN, the key (gperft's
+// The board as Stockfish's `d` draws it, then the FEN, the key (perftide's
 // own 64-bit Zobrist key, not Stockfish's) and the checking men's squares.
 void display(const UciState& st) {
     const chess::Position& p = st.position;
@@ -294,7 +294,7 @@ void display(const UciState& st) {
 }
 
 void identify() {
-    emit("id name gperft\nid author the gperft authors\n\noption name Threads type spin default " +
+    emit("id name perftide\nid author the perftide authors\n\noption name Threads type spin default " +
          std::to_string(machine::default_threads()) + " min 1 max " + std::to_string(MAX_THREADS) + "\n"
          "option name Hash type spin default 0 min 0 max " + std::to_string(MAX_HASH_MB) + "\n"
          "option name UCI_Chess960 type check default false\n"
@@ -308,9 +308,9 @@ void new_game(UciState& st) {
     st.position = position_from(st.fen, "", st.chess960);
 }
 
-// Stockfish's bench: the fixed workload of `gperft bench`, on the Threads
-// option's threads (one where it was not set, as `gperft bench`), its line
-// as `gperft bench` prints it. It runs to its end, as Stockfish's does.
+// Stockfish's bench: the fixed workload of `perftide bench`, on the Threads
+// option's threads (one where it was not set, as `perftide bench`), its line
+// as `perftide bench` prints it. It runs to its end, as Stockfish's does.
 void bench(const UciState& st) {
     try {
         emit(bench_line(run_bench(st.threads ? st.threads : 1)) + "\n");
@@ -387,4 +387,4 @@ Command setup_uci(CLI::App& app) {
     return {sub, [] { return run_uci(); }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

@@ -1,4 +1,4 @@
-// gperft unique: distinct positions after each ply (FIDE 9.2 identity), with
+// perftide unique: distinct positions after each ply (FIDE 9.2 identity), with
 // each ply classified, path counts to chosen positions (--reach), and the
 // final ply's mates, stalemates or dead positions written out (--emit).
 #include <algorithm>
@@ -30,7 +30,7 @@
 #include "output/text_table.hpp"
 #include "journal/unique_journal.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 struct UniqueOptions {
@@ -200,7 +200,7 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
         const size_t done = journal->finished_count();
         r.passes_resumed = s.distributed() ? size_t(dist::sum_over_ranks(s, {done})[0]) : done;
         if (journal->passes())
-            std::fprintf(stderr, "gperft: resuming from journal %s: %zu of the last ply's %d passes done\n", path.c_str(),
+            std::fprintf(stderr, "perftide: resuming from journal %s: %zu of the last ply's %d passes done\n", path.c_str(),
                          done, journal->passes());
         if (s.distributed()) rank_log = dist::make_rank_pass_log(s, *journal, o.passes);
     }
@@ -340,4 +340,4 @@ Command setup_unique(CLI::App& app) {
     return {sub, [o] { return run_unique_command(*o); }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

@@ -1,4 +1,4 @@
-// gperft verify: differential check of the move generator against the
+// perftide verify: differential check of the move generator against the
 // independent reference on random positions (see verify.hpp). Exit 0 with a
 // summary when clean; exit 1 naming the position, the path to it from its
 // root and the moves one generator has that the other lacks.
@@ -11,7 +11,7 @@
 #include "inputs/suite.hpp"
 #include "verify/verify.hpp"
 
-namespace gperft::cli {
+namespace perftide::cli {
 namespace {
 
 struct VerifyCommandOptions {
@@ -48,7 +48,7 @@ void print_mismatch(const Mismatch& m) {
     std::printf("  position:        %s\n", m.fen.c_str());
     std::printf("  reference reads: %s\n", m.reference_fen.c_str());
     if (!m.only_common.empty() || !m.only_reference.empty()) {
-        std::printf("  only gperft:     %s\n", join_words(m.only_common).c_str());
+        std::printf("  only perftide:     %s\n", join_words(m.only_common).c_str());
         std::printf("  only reference:  %s\n", join_words(m.only_reference).c_str());
     }
 }
@@ -107,4 +107,4 @@ Command setup_verify(CLI::App& app) {
     return {sub, [o] { return run_verify_command(*o); }};
 }
 
-}  // namespace gperft::cli
+}  // namespace perftide::cli

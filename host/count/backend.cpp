@@ -6,7 +6,7 @@
 #include "count/cpu_stats.hpp"
 #include "gpu/gpu_perft.hpp"
 
-namespace gperft {
+namespace perftide {
 
 std::optional<Backend> parse_backend(std::string_view name) {
     std::string key(name);
@@ -57,4 +57,4 @@ std::vector<chess::StatsTotal> perft_stats_rows(const chess::Position& root, int
     return gpu::perft_stats({root}, depth);  // the same row type
 }
 
-}  // namespace gperft
+}  // namespace perftide

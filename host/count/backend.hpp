@@ -12,7 +12,7 @@
 #include "chess/stats.hpp"
 #include "count/perft_result.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class Progress;
 
@@ -46,4 +46,4 @@ PerftResult run_perft(const chess::Position& root, int depth, Backend backend, i
 std::vector<chess::StatsTotal> perft_stats_rows(const chess::Position& root, int depth, Backend backend, int threads,
                                                 Progress* progress = nullptr);
 
-}  // namespace gperft
+}  // namespace perftide

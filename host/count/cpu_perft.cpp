@@ -10,7 +10,7 @@
 #include "deep/count_math.hpp"
 #include "output/progress.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -112,4 +112,4 @@ PerftResult cpu_perft(const Position& root, int depth, int threads, Progress* pr
     });
 }
 
-}  // namespace gperft
+}  // namespace perftide

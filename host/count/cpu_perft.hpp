@@ -12,7 +12,7 @@
 #include "chess/position.hpp"
 #include "count/perft_result.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class Progress;
 
@@ -42,4 +42,4 @@ PerftResult divide_perft(const chess::Position& root, int depth, const char* bac
 // perft(depth) of one root with its divide.
 PerftResult cpu_perft(const chess::Position& root, int depth, int threads, Progress* progress = nullptr);
 
-}  // namespace gperft
+}  // namespace perftide

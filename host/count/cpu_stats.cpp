@@ -11,7 +11,7 @@
 #include "count/cpu_perft.hpp"
 #include "output/progress.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -112,4 +112,4 @@ const StatColumn& stat_column(const std::string& key) {
     throw std::out_of_range("no statistics column '" + key + "'");
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -9,7 +9,7 @@
 #include "chess/count.hpp"
 #include "chess/stats.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using chess::StatsTotal;
 class Progress;
@@ -33,4 +33,4 @@ struct StatColumn {
 const std::vector<StatColumn>& stat_columns();
 const StatColumn& stat_column(const std::string& key);  // throws std::out_of_range
 
-}  // namespace gperft
+}  // namespace perftide

@@ -11,7 +11,7 @@
 #include "chess/position.hpp"
 #include "chess/types.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // The deepest perft any command counts (perft(30) of any position is far
 // beyond any machine; the cap keeps a typo from running for ever).
@@ -34,4 +34,4 @@ inline std::vector<std::pair<std::string, chess::u128>> sorted_divide(const Perf
     return out;
 }
 
-}  // namespace gperft
+}  // namespace perftide

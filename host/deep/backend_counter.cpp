@@ -8,7 +8,7 @@
 #include "deep/tt_perft.hpp"
 #include "gpu/gpu_perft.hpp"
 
-namespace gperft {
+namespace perftide {
 
 BackendCounter::BackendCounter(const CounterOptions& o) : options_(o), backend_(resolve_backend(o.backend)) {
     if (backend_ == Backend::Cpu && o.hash_mb > 0) {
@@ -42,7 +42,7 @@ gpu::Options BackendCounter::device_options() const {
 
 std::vector<chess::u128> BackendCounter::perft_batch(const std::vector<chess::Position>& roots, int depth) {
     if (table_) return tt_perft_batch(roots, depth, options_.threads, *table_, chess::Zobrist{keys_.get()});
-    if (backend_ == Backend::Cpu) return gperft::perft_batch(roots, depth, backend_, options_.threads);
+    if (backend_ == Backend::Cpu) return perftide::perft_batch(roots, depth, backend_, options_.threads);
     gpu::Stats stats;
     auto counts = gpu::perft_batch(roots, depth, device_options(), &stats);
     device_table_bytes_ = stats.table_bytes;
@@ -63,4 +63,4 @@ std::vector<chess::u128> BackendCounter::stats_batch(const std::vector<chess::Po
     return out;
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -13,7 +13,7 @@
 #include "deep/tt.hpp"
 #include "gpu/gpu_perft.hpp"
 
-namespace gperft {
+namespace perftide {
 
 struct CounterOptions {
     Backend backend = Backend::Auto;
@@ -61,4 +61,4 @@ class BackendCounter {
     size_t device_table_bytes_ = 0;
 };
 
-}  // namespace gperft
+}  // namespace perftide

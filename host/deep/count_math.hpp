@@ -7,7 +7,7 @@
 
 #include "chess/count.hpp"
 
-namespace gperft {
+namespace perftide {
 
 struct CountOverflow : std::overflow_error {
     using std::overflow_error::overflow_error;
@@ -30,4 +30,4 @@ inline chess::u128 add_product(chess::u128 total, chess::u128 count, chess::u128
     return checked_add(total, checked_mul(count, multiplicity));
 }
 
-}  // namespace gperft
+}  // namespace perftide

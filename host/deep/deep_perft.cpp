@@ -25,7 +25,7 @@
 #include "deep/work_units.hpp"
 #include "output/interrupt_note.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -110,14 +110,14 @@ void fit_run_memory(const Position& root, int depth, int split, const DeepOption
         if (o.hash_mb < 0 && useful < plan.counter.hash_mb) plan.counter.hash_mb = useful;
         if (o.hash_mb > 0 && !o.hash_force && useful < plan.counter.hash_mb) {
             std::fprintf(stderr,
-                         "gperft: note: --hash %lld MiB is more than this run can fill (about %.0f MiB of entries); "
+                         "perftide: note: --hash %lld MiB is more than this run can fill (about %.0f MiB of entries); "
                          "using %lld MiB (--hash-force keeps the full size)\n",
                          plan.counter.hash_mb, fill, useful);
             plan.counter.hash_mb = useful;
         }
         const long long used = (long long)(PerftTable::buckets_for_mb(size_t(plan.counter.hash_mb)) * PerftTable::BUCKET_BYTES >> 20);
         if (o.hash_mb > 0 && used != plan.counter.hash_mb)
-            std::fprintf(stderr, "gperft: note: --hash %lld MiB: the table takes %lld MiB (a power of two)\n",
+            std::fprintf(stderr, "perftide: note: --hash %lld MiB: the table takes %lld MiB (a power of two)\n",
                          plan.counter.hash_mb, used);
     }
     // Everything the run holds at once: its tables and the positions at the
@@ -273,4 +273,4 @@ PerftResult perft_at_depth(const Position& root, int depth, DeepOptions o) {
     return run_deep_perft(root, depth, o).perft;
 }
 
-}  // namespace gperft
+}  // namespace perftide

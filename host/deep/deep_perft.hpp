@@ -14,7 +14,7 @@
 #include "deep/backend_counter.hpp"
 #include "count/perft_result.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class UnitBook;
 struct WorkUnits;
@@ -110,4 +110,4 @@ DeepResult run_deep_perft(const chess::Position& root, int depth, const DeepOpti
 // (suite, uci). Throws as run_deep_perft does.
 PerftResult perft_at_depth(const chess::Position& root, int depth, DeepOptions o);
 
-}  // namespace gperft
+}  // namespace perftide

@@ -1,6 +1,6 @@
 #include "deep/host_table.hpp"
 
-namespace gperft {
+namespace perftide {
 
 size_t HostTable::Hash::operator()(const Key& k) const { return chess::identity_hash(k.pos, uint64_t(k.depth)); }
 
@@ -20,4 +20,4 @@ void HostTable::insert(const chess::Position& canon, int depth, chess::u128 coun
     map_.emplace(Key{canon, depth}, count);
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -10,7 +10,7 @@
 #include "chess/count.hpp"
 #include "chess/identity.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class HostTable {
    public:
@@ -42,4 +42,4 @@ class HostTable {
     mutable size_t hits_ = 0;
 };
 
-}  // namespace gperft
+}  // namespace perftide

@@ -13,7 +13,7 @@
 #include "deep/tally.hpp"
 #include "base/parallel.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -195,4 +195,4 @@ std::vector<u128> stats_tallies(const std::vector<Position>& roots, int remainin
     return out;
 }
 
-}  // namespace gperft
+}  // namespace perftide

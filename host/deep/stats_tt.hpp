@@ -17,7 +17,7 @@
 #include "chess/zobrist.hpp"
 #include "base/zeroed_pages.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // Deepest remaining depth whose rows are counted and stored in 64 bits (a
 // subtree of 10 plies has fewer than 2^64 leaves, as MAX_SPLIT says);
@@ -57,4 +57,4 @@ class StatsTable {
 std::vector<chess::u128> stats_tallies(const std::vector<chess::Position>& roots, int remaining, int threads,
                                        StatsTable* table, const chess::Zobrist& keys);
 
-}  // namespace gperft
+}  // namespace perftide

@@ -9,7 +9,7 @@
 
 #include "chess/stats.hpp"
 
-namespace gperft {
+namespace perftide {
 
 constexpr size_t tally_width(bool stats, int remaining) {
     return stats ? size_t(chess::STAT_COUNT) * size_t(remaining > 0 ? remaining : 0) : 1;
@@ -22,4 +22,4 @@ T tally_nodes(const T* tally, bool stats, int remaining) {
     return remaining > 0 ? tally[size_t(remaining - 1) * chess::STAT_COUNT + chess::STAT_NODES] : T(1);
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -5,7 +5,7 @@
 
 #include "chess/slot_check.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // Slot layout (two 64-bit words, read and written with separate relaxed
 // atomic accesses; why a torn read is safe: chess/slot_check.hpp):
@@ -66,4 +66,4 @@ void PerftTable::store(const chess::Key128& key, int depth, uint64_t count) {
     put(b + 2 * victim + 1, data);
 }
 
-}  // namespace gperft
+}  // namespace perftide

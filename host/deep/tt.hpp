@@ -11,7 +11,7 @@
 #include "chess/zobrist.hpp"
 #include "base/zeroed_pages.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class PerftTable {
    public:
@@ -44,4 +44,4 @@ class PerftTable {
     size_t mask_ = 0;
 };
 
-}  // namespace gperft
+}  // namespace perftide

@@ -3,7 +3,7 @@
 #include "chess/perft.hpp"
 #include "count/cpu_perft.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -72,4 +72,4 @@ std::vector<u128> tt_perft_batch(const std::vector<Position>& roots, int depth, 
                               [&](const Position& p, int d) { return tt_perft(p, d, table, keys); });
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -10,7 +10,7 @@
 #include "chess/zobrist.hpp"
 #include "deep/tt.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // Remaining depth from which nodes go through the table. 2 measured faster
 // than 3 (start position perft(7), one thread: 1.5 s against 4.0 s of CPU).
@@ -23,4 +23,4 @@ chess::u128 tt_perft(const chess::Position& p, int depth, PerftTable& table, con
 std::vector<chess::u128> tt_perft_batch(const std::vector<chess::Position>& roots, int depth, int threads,
                                         PerftTable& table, const chess::Zobrist& keys);
 
-}  // namespace gperft
+}  // namespace perftide

@@ -7,7 +7,7 @@
 #include "deep/count_math.hpp"
 #include "deep/tally.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -68,4 +68,4 @@ std::vector<u128> UnitBook::counts() const {
     return out;
 }
 
-}  // namespace gperft
+}  // namespace perftide

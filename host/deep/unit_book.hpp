@@ -14,7 +14,7 @@
 #include "journal/journal.hpp"
 #include "deep/work_units.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class UnitBook {
    public:
@@ -61,4 +61,4 @@ class UnitBook {
     chess::u128 nodes_ = 0;
 };
 
-}  // namespace gperft
+}  // namespace perftide

@@ -9,7 +9,7 @@
 #include "chess/movegen.hpp"
 #include "deep/count_math.hpp"
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -55,4 +55,4 @@ void BatchSizer::observe(size_t units, double seconds) {
     size_ = std::clamp(size_t(target_ / per_unit), floor_, std::max(floor_, 2 * size_));
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -10,7 +10,7 @@
 #include "deep/backend_counter.hpp"
 #include "deep/host_table.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class UnitCounter {
    public:
@@ -50,4 +50,4 @@ class BatchSizer {
     double target_;
 };
 
-}  // namespace gperft
+}  // namespace perftide

@@ -17,7 +17,7 @@
 #include <thrust/system/omp/execution_policy.h>
 #endif
 
-namespace gperft {
+namespace perftide {
 
 using namespace chess;
 
@@ -145,4 +145,4 @@ void merge_positions(std::vector<Position>& positions, std::vector<uint64_t>& pa
 
 uint64_t unit_fingerprint(const Position& canon) { return host_zobrist().key(canon).hi; }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -11,7 +11,7 @@
 #include "chess/count.hpp"
 #include "chess/position.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // Deepest split accepted: multiplicities are 64-bit, and perft(10) of any
 // position stays below 2^64 (218^10 does not, but no legal position comes
@@ -54,4 +54,4 @@ UnitTotals merge_unit_counts(const WorkUnits& units, const std::vector<chess::u1
 // entry names the position it counted, not just its index.
 uint64_t unit_fingerprint(const chess::Position& canon);
 
-}  // namespace gperft
+}  // namespace perftide

@@ -6,7 +6,7 @@
 #include "dist/frontier_exchange.hpp"
 #include "dist/mpi_comm.hpp"
 
-namespace gperft::dist::detail {
+namespace perftide::dist::detail {
 
 namespace {
 
@@ -99,4 +99,4 @@ std::vector<uint64_t> allgather_words(const Session& s, const std::vector<uint64
     return all;
 }
 
-}  // namespace gperft::dist::detail
+}  // namespace perftide::dist::detail

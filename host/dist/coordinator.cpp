@@ -17,7 +17,7 @@
 #include "dist/local_worker.hpp"
 #include "dist/mpi_comm.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 using namespace chess;
 
@@ -266,4 +266,4 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     return r;
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -5,7 +5,7 @@
 
 #include "chess/perft.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 using namespace chess;
 
@@ -48,4 +48,4 @@ void Dispatcher::finished(int rank, size_t units, double seconds) {
     done_.at(size_t(rank)) += units;
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

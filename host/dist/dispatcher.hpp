@@ -17,7 +17,7 @@
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 // `todo` sorted by estimated subtree size, largest first (ties: lower
 // index first), for units with `remaining` plies left.
@@ -47,4 +47,4 @@ class Dispatcher {
     std::vector<size_t> done_;
 };
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

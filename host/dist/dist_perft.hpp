@@ -13,7 +13,7 @@
 #include "deep/deep_perft.hpp"
 #include "dist/session.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 struct DistResult {
     DeepResult deep;
@@ -50,4 +50,4 @@ DeepOptions rank_options(const Session& s, DeepOptions o);
 // it may run on (its CPU affinity), at most its share of the node's cores.
 int rank_threads(const Session& s, int threads);
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

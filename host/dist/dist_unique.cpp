@@ -10,7 +10,7 @@
 #include "dist/local_worker.hpp"
 #include "dist/wire.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 using chess::u128;
 using frontier::PlyCounts;
@@ -73,7 +73,7 @@ class RankPassLog : public frontier::PassLog {
    public:
     RankPassLog(const Session& s, frontier::PassLog& own, int passes)
         : rank_(s.rank()), ranks_(s.size()), own_(own), passes_(own.passes() ? own.passes() : std::max(passes, ranks_)) {
-        if (const char* f = std::getenv("GPERFT_TEST_PASS_FAULT")) fault_ = parse_test_fault(f);
+        if (const char* f = std::getenv("PERFTIDE_TEST_PASS_FAULT")) fault_ = parse_test_fault(f);
     }
     int passes() const override { return passes_; }
     void start(int passes) override { own_.start(passes); }
@@ -157,4 +157,4 @@ std::string backend_over_ranks(const Session& s, bool gpu) {
     return !same ? "mixed" : all[0][0] ? "gpu" : "cpu";
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

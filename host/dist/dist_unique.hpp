@@ -1,4 +1,4 @@
-// Distributed `gperft unique`: the frontier library's per-ply step with each
+// Distributed `perftide unique`: the frontier library's per-ply step with each
 // new frontier hash-partitioned over the ranks (exchange_frontier), so each
 // rank sorts and merges the positions it owns; per-ply counts are summed
 // over the ranks. Also the collectives the subcommand needs around it. On a
@@ -15,7 +15,7 @@
 #include "dist/session.hpp"
 #include "frontier/frontier.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 // Collective. Returns when no rank failed (`failure`: this rank's, or
 // null). Otherwise throws on every rank: on rank 0 its own exception when
@@ -48,7 +48,7 @@ auto on_every_rank(const Session& s, Step&& step) {
     }
 }
 
-// The frontier::Exchange of a session's ranks. With GPERFT_TEST_FAULT set
+// The frontier::Exchange of a session's ranks. With PERFTIDE_TEST_FAULT set
 // (faults.hpp), the rank it names fails in its mode while expanding the ply
 // given as UNITS.
 std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s);
@@ -69,7 +69,7 @@ std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::E
 // finished and empty and the engine skips them; the rank's own are kept in
 // its journal (`own`, which outlives it). The pass count is the journal's
 // when it has one, else max(passes, ranks), so that every rank splits the
-// ply alike. With GPERFT_TEST_PASS_FAULT="RANK:PASSES:MODE" (faults.hpp's
+// ply alike. With PERFTIDE_TEST_PASS_FAULT="RANK:PASSES:MODE" (faults.hpp's
 // modes) rank RANK fails in MODE once it has journaled PASSES passes.
 std::unique_ptr<frontier::PassLog> make_rank_pass_log(const Session& s, frontier::PassLog& own, int passes);
 
@@ -79,4 +79,4 @@ std::vector<chess::u128> sum_over_ranks(const Session& s, const std::vector<ches
 // Collective: "cpu" or "gpu" when every rank used it, else "mixed".
 std::string backend_over_ranks(const Session& s, bool gpu);
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

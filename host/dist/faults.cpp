@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 namespace {
 
@@ -49,13 +49,13 @@ void install(int sig, const std::string& text) {
 
 void install_crash_reporter(const std::string& rank_name) {
     for (int sig : CRASH_SIGNALS)
-        install(sig, "gperft: " + rank_name + " pid " + std::to_string(getpid()) + " died on signal " +
+        install(sig, "perftide: " + rank_name + " pid " + std::to_string(getpid()) + " died on signal " +
                          std::to_string(sig) + " (" + strsignal(sig) + ")");
 }
 
 StopReporter::StopReporter(const std::string& rank_name, const std::string& resume_hint) {
     for (int sig : STOP_SIGNALS)
-        install(sig, "gperft: " + rank_name + ": stopped by signal " + std::to_string(sig) + " (" + strsignal(sig) +
+        install(sig, "perftide: " + rank_name + ": stopped by signal " + std::to_string(sig) + " (" + strsignal(sig) +
                          ") before the count was complete, no total printed; " + resume_hint);
 }
 
@@ -74,16 +74,16 @@ TestFault parse_test_fault(const std::string& text) {
         f.after_units = std::stoul(text.substr(a + 1, b - a - 1), &used);
         if (used != b - a - 1) throw std::invalid_argument("");
     } catch (const std::logic_error&) {
-        throw std::invalid_argument("GPERFT_TEST_FAULT='" + text + "' is not RANK:UNITS:MODE");
+        throw std::invalid_argument("PERFTIDE_TEST_FAULT='" + text + "' is not RANK:UNITS:MODE");
     }
     f.mode = text.substr(b + 1);
     if (f.rank < 1 || (f.mode != "kill" && f.mode != "abort" && f.mode != "throw"))
-        throw std::invalid_argument("GPERFT_TEST_FAULT='" + text + "': RANK must be 1 or more, MODE kill, abort or throw");
+        throw std::invalid_argument("PERFTIDE_TEST_FAULT='" + text + "': RANK must be 1 or more, MODE kill, abort or throw");
     return f;
 }
 
 std::optional<TestFault> test_fault_from_env() {
-    const char* v = std::getenv("GPERFT_TEST_FAULT");
+    const char* v = std::getenv("PERFTIDE_TEST_FAULT");
     if (!v || !*v) return std::nullopt;
     return parse_test_fault(v);
 }
@@ -91,7 +91,7 @@ std::optional<TestFault> test_fault_from_env() {
 void inject_fault(const std::string& mode) {
     if (mode == "kill") raise(SIGKILL);
     if (mode == "abort") std::abort();
-    throw std::runtime_error("fault injected for a test (GPERFT_TEST_FAULT)");
+    throw std::runtime_error("fault injected for a test (PERFTIDE_TEST_FAULT)");
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

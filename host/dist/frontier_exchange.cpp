@@ -9,7 +9,7 @@
 #include "deep/work_units.hpp"
 #include "dist/dist_unique.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 using namespace chess;
 
@@ -101,4 +101,4 @@ FrontierTotals frontier_totals(const Session& s, const frontier::Frontier& part)
     return t;
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -1,5 +1,5 @@
 // Distinct positions across ranks: a frontier of canonical positions with
-// multiplicities (`gperft unique`'s frontier::Frontier), hash-partitioned so
+// multiplicities (`perftide unique`'s frontier::Frontier), hash-partitioned so
 // that each position has one owner rank. exchange_frontier sends every
 // record to its owner (one all-to-all), and each rank sorts and merges its
 // own partition; the union of the partitions is then the frontier without
@@ -15,7 +15,7 @@
 #include "dist/session.hpp"
 #include "frontier/frontier.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 // The rank that owns `canon` among `ranks`: a hash of every field, the same
 // on every rank.
@@ -71,4 +71,4 @@ std::vector<FrontierRecord> gather_records(const Session& s, const std::vector<F
 std::vector<FrontierRecord> allgatherv_records(const Session& s, const std::vector<FrontierRecord>& mine);
 }  // namespace detail
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

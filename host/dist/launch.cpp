@@ -11,7 +11,7 @@
 #include "dist/dist_perft.hpp"
 #include "dist/session.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 namespace {
 
@@ -99,4 +99,4 @@ std::string Session::describe(int rank) const {
     return "rank " + std::to_string(rank) + (host.empty() ? "" : " (" + host + ")");
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -7,7 +7,7 @@
 #include "journal/journal.hpp"
 #include "frontier/frontier.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 int status_for(const std::exception& e) {
     if (dynamic_cast<const BackendUnavailable*>(&e) || dynamic_cast<const std::invalid_argument*>(&e) ||
@@ -74,4 +74,4 @@ void LocalWorker::run() {
     }
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

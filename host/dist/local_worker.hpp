@@ -13,7 +13,7 @@
 #include "deep/unit_counter.hpp"
 #include "dist/wire.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 struct LocalOutcome {
     BatchResult result;
@@ -51,4 +51,4 @@ class LocalWorker {
 // small), 3 otherwise.
 int status_for(const std::exception& e);
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

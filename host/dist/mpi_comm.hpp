@@ -12,7 +12,7 @@
 #include "dist/session.hpp"
 #include "dist/wire.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 struct Session::Impl {
     MPI_Comm comm = MPI_COMM_NULL;
@@ -37,4 +37,4 @@ std::optional<Message> poll_message(const Session& s, int source);
 // leaves the CPU to the ranks that count.
 Message wait_message(const Session& s, int source);
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -1,5 +1,5 @@
-// The single-rank session: gperft without MPI loaded. Started by an MPI
-// launcher, it hands the process over to gperft-mpi beside it (same PID,
+// The single-rank session: perftide without MPI loaded. Started by an MPI
+// launcher, it hands the process over to perftide-mpi beside it (same PID,
 // arguments and environment, so the launcher sees one rank); without that
 // binary (a build without MPI), it refuses to run as one of several ranks,
 // since each copy would count the whole job on its own.
@@ -14,18 +14,18 @@
 #include "dist/frontier_exchange.hpp"
 #include "dist/session.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 namespace {
 
-// gperft-mpi in this executable's folder, or empty when there is none.
+// perftide-mpi in this executable's folder, or empty when there is none.
 std::string mpi_binary() {
     char self[4096];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) return {};
     std::string path(self, size_t(n));
-    const std::string mpi = path.substr(0, path.rfind('/') + 1) + "gperft-mpi";
-    // Never gperft-mpi itself: a build that linked this file into it would
+    const std::string mpi = path.substr(0, path.rfind('/') + 1) + "perftide-mpi";
+    // Never perftide-mpi itself: a build that linked this file into it would
     // otherwise hand over to itself for ever.
     return mpi != path && access(mpi.c_str(), X_OK) == 0 ? mpi : std::string();
 }
@@ -42,17 +42,17 @@ Session::Session(int&, char**& argv) : impl_(std::make_unique<Impl>()) {
     if (const std::string mpi = mpi_binary(); !mpi.empty()) {
         std::fflush(nullptr);
         execv(mpi.c_str(), argv);
-        throw LaunchError("started by an MPI launcher, gperft could not hand over to " + mpi);
+        throw LaunchError("started by an MPI launcher, perftide could not hand over to " + mpi);
     }
     if (l.size != 1)
-        throw LaunchError("this gperft was built without MPI, so it cannot run as one of several ranks; rebuild it with "
+        throw LaunchError("this perftide was built without MPI, so it cannot run as one of several ranks; rebuild it with "
                           "Open MPI installed (libopenmpi-dev), or start it without mpirun/srun");
 }
 
 Session::~Session() = default;
 
 void Session::abort_job(const std::string& what, int code) const {
-    std::fprintf(stderr, "gperft: %s\n", what.c_str());
+    std::fprintf(stderr, "perftide: %s\n", what.c_str());
     std::exit(code);
 }
 
@@ -72,4 +72,4 @@ std::vector<FrontierRecord> gather_records(const Session&, const std::vector<Fro
 std::vector<FrontierRecord> allgatherv_records(const Session&, const std::vector<FrontierRecord>&) { no_mpi(); }
 }  // namespace detail
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -1,6 +1,6 @@
 // This process's place in a distributed run. A launcher (mpirun, srun) is
-// recognised from its environment. gperft itself never loads MPI: started
-// by a launcher, it hands the process over to gperft-mpi beside it, which
+// recognised from its environment. perftide itself never loads MPI: started
+// by a launcher, it hands the process over to perftide-mpi beside it, which
 // initialises MPI; a build without MPI refuses to run as one of several
 // ranks rather than count the same thing several times.
 #pragma once
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 // What the launcher's environment says before MPI is initialised: Open MPI
 // (OMPI_COMM_WORLD_RANK/SIZE), PMI-1/2 launchers such as MPICH's Hydra and
@@ -61,7 +61,7 @@ class Session {
     // "rank 2 (node07)", for messages.
     std::string describe(int rank) const;
 
-    // Prints "gperft: rank R (host): what" and ends every rank of the job
+    // Prints "perftide: rank R (host): what" and ends every rank of the job
     // with `code` (MPI_Abort); for failures that leave no orderly way out.
     [[noreturn]] void abort_job(const std::string& what, int code) const;
 
@@ -83,4 +83,4 @@ void register_world(const Session* s);  // by Session's constructor and destruct
 int nvidia_device_files();
 }  // namespace detail
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

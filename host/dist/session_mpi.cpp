@@ -10,7 +10,7 @@
 
 #include "dist/mpi_comm.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 namespace {
 
@@ -94,10 +94,10 @@ Session::~Session() {
 }
 
 void Session::abort_job(const std::string& what, int code) const {
-    std::fprintf(stderr, "gperft: %s: %s\n", describe(rank_).c_str(), what.c_str());
+    std::fprintf(stderr, "perftide: %s: %s\n", describe(rank_).c_str(), what.c_str());
     std::fflush(stderr);
     if (impl_->comm != MPI_COMM_NULL) MPI_Abort(MPI_COMM_WORLD, code);
     std::_Exit(code);
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 using chess::Position;
 
@@ -107,4 +107,4 @@ Failure unpack_failure(const Words& w) {
     return f;
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -19,7 +19,7 @@
 #include "chess/count.hpp"
 #include "chess/position.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 enum Tag : int { TAG_HELLO = 1, TAG_BATCH, TAG_RESULT, TAG_FAILURE, TAG_STOP, TAG_TEST_FAULT };
 
@@ -67,4 +67,4 @@ struct Failure {
 Words pack(const Failure& f);
 Failure unpack_failure(const Words& w);
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

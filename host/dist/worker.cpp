@@ -10,7 +10,7 @@
 #include "dist/local_worker.hpp"
 #include "dist/mpi_comm.hpp"
 
-namespace gperft::dist {
+namespace perftide::dist {
 
 namespace {
 
@@ -76,4 +76,4 @@ int serve_perft(const Session& s, int depth, DeepOptions o) {
     }
 }
 
-}  // namespace gperft::dist
+}  // namespace perftide::dist

@@ -1,5 +1,5 @@
 // Reading text input one bounded line at a time, the same way for every file
-// gperft reads (suites, perft --file, analyze, journals, UCI input): a UTF-8
+// perftide reads (suites, perft --file, analyze, journals, UCI input): a UTF-8
 // byte order mark skipped, LF, CRLF and CR line ends alike, NUL refused with
 // its line number, and an input without line ends (/dev/zero, a binary file)
 // refused at 64 KiB instead of filling memory.
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gperft {
+namespace perftide {
 
 constexpr size_t MAX_LINE_BYTES = 64 * 1024;
 
@@ -92,4 +92,4 @@ inline size_t count_position_lines(const std::string& path) {
     return n;
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -6,7 +6,7 @@
 
 #include "chess/io/fen.hpp"
 
-namespace gperft {
+namespace perftide {
 
 std::string fen_named(const std::string& text) { return text == "startpos" ? chess::START_FEN : text; }
 
@@ -55,4 +55,4 @@ LineMetadata line_metadata(const std::string& rest_of_line) {
     return m;
 }
 
-}  // namespace gperft
+}  // namespace perftide

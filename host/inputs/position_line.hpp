@@ -9,7 +9,7 @@
 
 #include "chess/position.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // The FEN that `text` names: "startpos" (as UCI writes the start position)
 // is the start position's FEN; any other text is itself.
@@ -34,4 +34,4 @@ struct LineMetadata {
 };
 LineMetadata line_metadata(const std::string& rest_of_line);
 
-}  // namespace gperft
+}  // namespace perftide

@@ -8,7 +8,7 @@
 #include "inputs/line_reader.hpp"
 #include "inputs/position_line.hpp"
 
-namespace gperft {
+namespace perftide {
 namespace {
 
 std::string trim(std::string s) {
@@ -131,4 +131,4 @@ std::vector<SuiteEntry> read_suite_file(const std::string& path) {
     return parse_suite(f, "suite file '" + path + "'");
 }
 
-}  // namespace gperft
+}  // namespace perftide

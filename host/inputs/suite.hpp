@@ -2,7 +2,7 @@
 //   EPD:          FEN ;D1 20 ;D2 400 ...   (also "; D1 20"; other EPD operations
 //                 such as "bm e4" or "id \"x\"" are kept as metadata)
 //   python-chess: blocks of "id NAME", "epd FEN", "perft DEPTH COUNT" lines
-// '#' starts a comment line in either. Lines are read as every gperft input
+// '#' starts a comment line in either. Lines are read as every perftide input
 // is (line_reader.hpp): a BOM skipped, LF, CRLF or CR ends, NUL refused.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 #include "chess/count.hpp"
 
-namespace gperft {
+namespace perftide {
 
 struct SuiteEntry {
     std::string id;                                     // the python-chess or EPD id, or "line N"
@@ -34,4 +34,4 @@ std::vector<SuiteEntry> parse_suite(std::istream& in, const std::string& what);
 std::vector<SuiteEntry> parse_suite(const std::string& text);
 std::vector<SuiteEntry> read_suite_file(const std::string& path);
 
-}  // namespace gperft
+}  // namespace perftide

@@ -12,7 +12,7 @@
 #include "chess/io/count_text.hpp"
 #include "deep/tally.hpp"
 
-namespace gperft {
+namespace perftide {
 
 namespace {
 
@@ -58,9 +58,9 @@ void check_header(const std::string& payload, const JournalHeader& expect, const
     if (stats) in >> k_fen;
     std::string fen;
     std::getline(in >> std::ws, fen);
-    if (magic != "gperft-journal" || k_depth != "depth" || k_split != "split" || k_seed != "seed" ||
+    if (magic != "perftide-journal" || k_depth != "depth" || k_split != "split" || k_seed != "seed" ||
         k_units != "units" || k_fen != "fen")
-        throw JournalError(where + " is not a gperft journal header");
+        throw JournalError(where + " is not a perftide journal header");
     auto differs = [&](const char* field, const std::string& found, const std::string& wanted) {
         if (found != wanted)
             throw JournalError(where + ": the journal is for " + field + " " + found + ", this run has " + field + " " +
@@ -129,7 +129,7 @@ std::string journal_line(std::string_view payload) {
 }
 
 std::string header_payload(const JournalHeader& h) {
-    return "gperft-journal " + std::to_string(h.version) + " depth " + std::to_string(h.depth) + " split " +
+    return "perftide-journal " + std::to_string(h.version) + " depth " + std::to_string(h.depth) + " split " +
            std::to_string(h.split) + " seed " + hex(h.seed, 16) + " units " + std::to_string(h.units) +
            (h.stats ? " stats" : "") + " fen " + h.fen;
 }
@@ -150,9 +150,9 @@ JournalContents read_journal(std::string_view text, const JournalHeader& expect,
         if (nl == std::string_view::npos) break;  // a torn tail, or nothing
         const std::string where = name + " line " + std::to_string(line_no);
         // A first line that is not a journal header at all: another file.
-        if (line_no == 1 && !text.starts_with("gperft-journal "))
+        if (line_no == 1 && !text.starts_with("perftide-journal "))
             throw JournalError(name +
-                               " is not a gperft journal (its first line is not a journal header); refusing to "
+                               " is not a perftide journal (its first line is not a journal header); refusing to "
                                "read or overwrite it");
         const std::string payload = checked_payload(text.substr(pos, nl - pos), where);
         if (line_no == 1) {
@@ -187,7 +187,7 @@ Journal::Journal(const std::string& path, const JournalHeader& expect, const std
     if (flags < 0 || fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) fail_errno("journal " + path);
     if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
         ::close(fd_);
-        throw JournalError("journal " + path + " is in use by another gperft run");
+        throw JournalError("journal " + path + " is in use by another perftide run");
     }
     std::string text;
     char buf[1 << 16];
@@ -201,7 +201,7 @@ Journal::Journal(const std::string& path, const JournalHeader& expect, const std
         // Only a cut-short header of this very run may be overwritten: any
         // other file named by mistake is left alone.
         if (!c.has_header && !header.starts_with(text))
-            throw JournalError("journal " + path + " is not a gperft journal for this run; refusing to overwrite it");
+            throw JournalError("journal " + path + " is not a perftide journal for this run; refusing to overwrite it");
         done_ = c.done;
         // Cut off a torn tail so the next record starts on a line of its own.
         if (c.intact_bytes != text.size() && ftruncate(fd_, off_t(c.intact_bytes)) != 0) fail_errno("journal " + path);
@@ -237,4 +237,4 @@ void Journal::write_all(const std::string& text) {
     if (fsync(fd_) != 0) fail_errno("journal " + path_);
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -6,7 +6,7 @@
 //
 // Text format, one record per line, each ending in " *" and the FNV-1a 32
 // checksum (8 hex digits) of what precedes it:
-//   gperft-journal <version> depth <D> split <S> seed <hex> units <N> [stats] fen <FEN> *xxxxxxxx
+//   perftide-journal <version> depth <D> split <S> seed <hex> units <N> [stats] fen <FEN> *xxxxxxxx
 //   unit <index> <fingerprint hex> <remaining depth> <count>... *xxxxxxxx
 // A unit's record holds its tally (deep/tally.hpp): one count for perft, the
 // statistics rows of every remaining ply for perft --stats (whose header says
@@ -22,7 +22,7 @@
 
 #include "chess/count.hpp"
 
-namespace gperft {
+namespace perftide {
 
 constexpr int JOURNAL_VERSION = 1;
 
@@ -88,4 +88,4 @@ class Journal {
     std::map<uint32_t, std::vector<chess::u128>> done_;
 };
 
-}  // namespace gperft
+}  // namespace perftide

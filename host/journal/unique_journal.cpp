@@ -6,7 +6,7 @@
 #include <sstream>
 
 
-namespace gperft {
+namespace perftide {
 
 namespace {
 
@@ -105,4 +105,4 @@ void UniqueJournal::record(int pass, const frontier::PlyCounts& counts) {
     done_[pass] = frontier::from_fields(depth_, passes_, f);
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -1,4 +1,4 @@
-// The journal of a long `gperft unique` run: the last ply's finished passes,
+// The journal of a long `perftide unique` run: the last ply's finished passes,
 // so that a run killed midway and started again with the same arguments
 // redoes only the passes it had not finished (the plies before the last are
 // computed again: they cost a small part of the last). It is written in the
@@ -18,7 +18,7 @@
 #include "frontier/frontier.hpp"
 #include "journal/journal.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class UniqueJournal : public frontier::PassLog {
    public:
@@ -45,4 +45,4 @@ class UniqueJournal : public frontier::PassLog {
     std::map<int, frontier::PlyCounts> done_;
 };
 
-}  // namespace gperft
+}  // namespace perftide

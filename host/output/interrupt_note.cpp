@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace gperft {
+namespace perftide {
 
 namespace {
 
@@ -30,7 +30,7 @@ void on_signal(int sig) {
 InterruptNote::InterruptNote(const std::string& journal_path) {
     // "\r\033[K" clears a progress bar the message would otherwise follow.
     const std::string text = std::string(isatty(STDERR_FILENO) ? "\r\033[K" : "") +
-                             "gperft: interrupted; the finished work is in the journal " + journal_path +
+                             "perftide: interrupted; the finished work is in the journal " + journal_path +
                              ": run the same command again to resume\n";
     message_length = std::min(text.size(), sizeof message);
     std::memcpy(message, text.data(), message_length);
@@ -46,4 +46,4 @@ InterruptNote::~InterruptNote() {
     sigaction(SIGTERM, &previous_term, nullptr);
 }
 
-}  // namespace gperft
+}  // namespace perftide

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace gperft {
+namespace perftide {
 
 class InterruptNote {
    public:
@@ -16,4 +16,4 @@ class InterruptNote {
     InterruptNote& operator=(const InterruptNote&) = delete;
 };
 
-}  // namespace gperft
+}  // namespace perftide

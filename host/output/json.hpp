@@ -11,7 +11,7 @@
 
 #include "chess/io/count_text.hpp"
 
-namespace gperft::json {
+namespace perftide::json {
 
 // The length of the valid UTF-8 sequence at s[i], or 0 when the byte there
 // does not start one (overlong forms and surrogates included).
@@ -140,4 +140,4 @@ inline std::string strings(const std::vector<std::string>& items) {
     return a.text();
 }
 
-}  // namespace gperft::json
+}  // namespace perftide::json

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace gperft {
+namespace perftide {
 
 namespace {
 
@@ -101,7 +101,7 @@ void Progress::draw_locked(Clock::time_point now) {
     const double eta = fresh && total_ ? elapsed / double(fresh) * double(total_ > done_ ? total_ - done_ : 0) : NAN;
     const std::string line = progress_line(done_, total_, rate, eta, what_, counts_nodes_);
     if (line_seconds_ > 0) {
-        std::fprintf(stderr, "gperft: %s\n", line.c_str());
+        std::fprintf(stderr, "perftide: %s\n", line.c_str());
     } else {
         std::fprintf(stderr, "\r%s\033[K", line.c_str());
         drawn_ = true;
@@ -122,4 +122,4 @@ void Progress::finish() {
     drawn_ = false;
 }
 
-}  // namespace gperft
+}  // namespace perftide

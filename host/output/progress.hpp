@@ -14,7 +14,7 @@
 
 #include "chess/count.hpp"
 
-namespace gperft {
+namespace perftide {
 
 // One line of the bar, e.g.
 //   [#########.........]  4120/8902 units  312.4 M nodes/s  ETA 1m05s
@@ -68,4 +68,4 @@ class Progress {
     Clock::time_point start_ = Clock::now(), last_draw_{};
 };
 
-}  // namespace gperft
+}  // namespace perftide

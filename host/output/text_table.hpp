@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace gperft {
+namespace perftide {
 
 class TextTable {
    public:
@@ -33,4 +33,4 @@ class TextTable {
     std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace gperft
+}  // namespace perftide

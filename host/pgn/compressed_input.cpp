@@ -8,14 +8,14 @@
 #include <stdexcept>
 #include <vector>
 
-#if GPERFT_HAVE_ZLIB
+#if PERFTIDE_HAVE_ZLIB
 #include <zlib.h>
 #endif
-#if GPERFT_HAVE_ZSTD
+#if PERFTIDE_HAVE_ZSTD
 #include <zstd.h>
 #endif
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 
 namespace {
 
@@ -40,7 +40,7 @@ struct PlainCodec : Codec {
     }
 };
 
-#if GPERFT_HAVE_ZLIB
+#if PERFTIDE_HAVE_ZLIB
 // gzip, member after member (a file may hold several).
 struct GzipCodec : Codec {
     explicit GzipCodec(const std::string& file) : file_(file) {
@@ -68,7 +68,7 @@ struct GzipCodec : Codec {
 };
 #endif
 
-#if GPERFT_HAVE_ZSTD
+#if PERFTIDE_HAVE_ZSTD
 struct ZstdCodec : Codec {
     explicit ZstdCodec(const std::string& file) : file_(file), zs_(ZSTD_createDStream()) {
         if (!zs_) throw std::runtime_error("libzstd could not start");
@@ -101,17 +101,17 @@ bool starts_with(const std::vector<char>& b, size_t len, std::initializer_list<u
 // is refused naming the file.
 std::unique_ptr<Codec> codec_for(const std::vector<char>& first, size_t len, const std::string& file) {
     if (starts_with(first, len, {0x1f, 0x8b})) {
-#if GPERFT_HAVE_ZLIB
+#if PERFTIDE_HAVE_ZLIB
         return std::make_unique<GzipCodec>(file);
 #else
-        throw std::invalid_argument(file + " is gzip data: this gperft was built without zlib");
+        throw std::invalid_argument(file + " is gzip data: this perftide was built without zlib");
 #endif
     }
     if (starts_with(first, len, {0x28, 0xb5, 0x2f, 0xfd})) {
-#if GPERFT_HAVE_ZSTD
+#if PERFTIDE_HAVE_ZSTD
         return std::make_unique<ZstdCodec>(file);
 #else
-        throw std::invalid_argument(file + " is Zstandard data: this gperft was built without libzstd");
+        throw std::invalid_argument(file + " is Zstandard data: this perftide was built without libzstd");
 #endif
     }
     return std::make_unique<PlainCodec>();
@@ -185,4 +185,4 @@ CompressedInput::int_type CompressedInput::underflow() {
     return traits_type::to_int_type(*gptr());
 }
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

@@ -7,7 +7,7 @@
 #include <streambuf>
 #include <string>
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 
 // Throws std::invalid_argument naming the file when it cannot be opened, and
 // from the stream's reads when its compressed data is corrupt or cut short
@@ -38,4 +38,4 @@ class CompressedInput : public std::streambuf {
     char out_[1 << 16];
 };
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

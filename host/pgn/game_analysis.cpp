@@ -11,7 +11,7 @@
 #include "pgn/game_replay.hpp"
 #include "pgn/pgn_reader.hpp"
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 namespace {
 
 
@@ -134,4 +134,4 @@ std::string summary_json(const PgnTally& t, bool timeouts, double seconds) {
     return s.text();
 }
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

@@ -10,7 +10,7 @@
 
 #include "analysis/report.hpp"
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 
 struct PgnOptions {
     std::string path;
@@ -35,4 +35,4 @@ PgnTally analyze_games(std::istream& in, const std::string& name, const PgnOptio
 // The summary as one JSON object.
 std::string summary_json(const PgnTally& t, bool timeouts, double seconds);
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

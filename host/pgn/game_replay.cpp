@@ -5,7 +5,7 @@
 #include "chess/io/fen.hpp"
 #include "chess/io/san.hpp"
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 namespace {
 
 std::string lower(std::string s) {
@@ -79,4 +79,4 @@ std::string describe(const Game& g) {
     return s + ", line " + std::to_string(g.line);
 }
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

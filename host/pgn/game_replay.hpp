@@ -9,7 +9,7 @@
 #include "chess/position.hpp"
 #include "pgn/pgn_reader.hpp"
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 
 struct Replay {
     chess::Position final{};
@@ -30,4 +30,4 @@ std::optional<chess::Color> flagged(const Game& g);
 // "game 12 (Carlsen - Nepo, https://lichess.org/abc)": the game for messages.
 std::string describe(const Game& g);
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

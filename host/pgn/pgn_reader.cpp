@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 namespace {
 
 bool is_result(const std::string& w) { return w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*"; }
@@ -152,4 +152,4 @@ bool Reader::next(Game& g) {
     return started;
 }
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

@@ -12,7 +12,7 @@
 
 #include "inputs/line_reader.hpp"
 
-namespace gperft::pgn {
+namespace perftide::pgn {
 
 // Caps that keep a hostile file from growing a game without bound.
 constexpr size_t MAX_GAME_PLIES = 20000;
@@ -57,4 +57,4 @@ class Reader {
     std::string comment_;      // the comment being read
 };
 
-}  // namespace gperft::pgn
+}  // namespace perftide::pgn

@@ -1,4 +1,4 @@
-// `import gperft`: the engines of the command line as Python functions. Each
+// `import perftide`: the engines of the command line as Python functions. Each
 // returns what the matching `--json` command prints, as Python objects, with
 // every count an exact Python int (no strings past 2^53). A call runs without
 // the GIL on a thread of its own, while the calling thread watches for
@@ -29,7 +29,7 @@
 #include "verify/verify.hpp"
 
 namespace nb = nanobind;
-using namespace gperft;
+using namespace perftide;
 using chess::u128;
 
 namespace {
@@ -287,8 +287,8 @@ nb::object verify(int positions, int depth, uint64_t seed, const std::vector<std
 
 }  // namespace
 
-NB_MODULE(gperft, m) {
-    m.doc() = "gperft: perft counts, perft statistics, distinct positions, position analysis and move-generator "
+NB_MODULE(perftide, m) {
+    m.doc() = "perftide: perft counts, perft statistics, distinct positions, position analysis and move-generator "
               "verification, on the CPU or a CUDA GPU. Every count is an exact int.";
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {

@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace gperft::engine {
+namespace perftide::engine {
 namespace {
 
 constexpr size_t MAX_LINE = size_t(1) << 20;
@@ -140,4 +140,4 @@ void ChildProcess::kill() {
     reaped_ = true;
 }
 
-}  // namespace gperft::engine
+}  // namespace perftide::engine

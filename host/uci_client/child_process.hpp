@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gperft::engine {
+namespace perftide::engine {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
@@ -55,4 +55,4 @@ class ChildProcess {
     bool reaped_ = false;
 };
 
-}  // namespace gperft::engine
+}  // namespace perftide::engine

@@ -4,7 +4,7 @@
 
 #include "chess/io/count_text.hpp"
 
-namespace gperft::engine {
+namespace perftide::engine {
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -82,4 +82,4 @@ PerftDivide parse_perft_output(std::string_view text) {
     throw EngineOutputError("the answer ends before its 'Nodes searched: N' line");
 }
 
-}  // namespace gperft::engine
+}  // namespace perftide::engine

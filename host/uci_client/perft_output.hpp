@@ -16,7 +16,7 @@
 
 #include "chess/count.hpp"
 
-namespace gperft::engine {
+namespace perftide::engine {
 
 struct PerftDivide {
     std::vector<std::pair<std::string, chess::u128>> moves;  // UCI move text and its count, as printed
@@ -51,4 +51,4 @@ PerftDivide parse_perft_output(std::string_view text);
 // Quoted for messages, shortened and with control bytes escaped.
 std::string quote_output(std::string_view text);
 
-}  // namespace gperft::engine
+}  // namespace perftide::engine

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace gperft::engine {
+namespace perftide::engine {
 namespace {
 
 constexpr int MAX_HANDSHAKE_LINES = 100000;  // more is a runaway engine, not a banner
@@ -87,7 +87,7 @@ std::string UciEngine::next_line(const std::string& waiting_for, Deadline deadli
             died(waiting_for);
         case ChildProcess::Read::Timeout:
             child_->kill();
-            throw EngineError(EngineError::Kind::Timeout, "the engine timed out: gperft waited " +
+            throw EngineError(EngineError::Kind::Timeout, "the engine timed out: perftide waited " +
                                                               seconds_text(timeout_) + " for " + waiting_for +
                                                               " (the engine was killed)");
         case ChildProcess::Read::TooLong:
@@ -95,7 +95,7 @@ std::string UciEngine::next_line(const std::string& waiting_for, Deadline deadli
     }
     child_->kill();
     throw EngineError(EngineError::Kind::Garbage,
-                      "the engine printed garbage: a line over 1 MiB while gperft waited for " + waiting_for);
+                      "the engine printed garbage: a line over 1 MiB while perftide waited for " + waiting_for);
 }
 
 void UciEngine::died(const std::string& waiting_for) {
@@ -104,7 +104,7 @@ void UciEngine::died(const std::string& waiting_for) {
     if (how == "exited with status 127") how += " (command not found?)";
     child_->kill();
     throw EngineError(EngineError::Kind::Died,
-                      "the engine died: it " + how + " while gperft waited for " + waiting_for);
+                      "the engine died: it " + how + " while perftide waited for " + waiting_for);
 }
 
-}  // namespace gperft::engine
+}  // namespace perftide::engine

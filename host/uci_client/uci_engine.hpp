@@ -12,7 +12,7 @@
 #include "uci_client/child_process.hpp"
 #include "uci_client/perft_output.hpp"
 
-namespace gperft::engine {
+namespace perftide::engine {
 
 struct EngineError : std::runtime_error {
     enum class Kind { Died, Timeout, Garbage };
@@ -51,4 +51,4 @@ class UciEngine {
     std::string name_;
 };
 
-}  // namespace gperft::engine
+}  // namespace perftide::engine

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace gperft::reference {
+namespace perftide::reference {
 namespace {
 
 // Directions on the 10x12 board.
@@ -313,4 +313,4 @@ std::string to_fen(const Board& b) {
     return s;
 }
 
-}  // namespace gperft::reference
+}  // namespace perftide::reference

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace gperft::reference {
+namespace perftide::reference {
 
 // The board is a 10x12 mailbox: squares a1..h8 sit at 21..98 (a1 = 21,
 // h1 = 28, a2 = 31, ...), and the frame around them ('#') stops every
@@ -71,4 +71,4 @@ char piece_at(const Board& b, int square);
 // The e.p. square (0..63) as recorded after a double step, or -1.
 int ep_square(const Board& b);
 
-}  // namespace gperft::reference
+}  // namespace perftide::reference

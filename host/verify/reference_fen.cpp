@@ -5,7 +5,7 @@
 
 #include "verify/reference.hpp"
 
-namespace gperft::reference {
+namespace perftide::reference {
 namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw ReferenceError("FEN: " + what); }
@@ -126,4 +126,4 @@ Board parse_fen(const std::string& fen) {
     return b;
 }
 
-}  // namespace gperft::reference
+}  // namespace perftide::reference

@@ -17,7 +17,7 @@
 #include "output/progress.hpp"
 #include "verify/reference.hpp"
 
-namespace gperft {
+namespace perftide {
 namespace {
 
 using namespace chess;
@@ -70,7 +70,7 @@ std::string identity_problem(const Position& p, const ref::Board& b) {
     letters_of(p, ours);
     for (int sq = 0; sq < 64; ++sq)
         if (ours[sq] != ref::piece_at(b, sq))
-            return "square " + square_name(sq) + ": gperft has '" + ours[sq] + "', the reference '" +
+            return "square " + square_name(sq) + ": perftide has '" + ours[sq] + "', the reference '" +
                    ref::piece_at(b, sq) + "'";
     if ((p.stm == WHITE) != b.white_to_move) return "side to move";
     Bitboard castle_rooks = 0;
@@ -308,11 +308,11 @@ std::string verify_json(const VerifyOptions& o, const VerifyReport& r) {
         json::Object mm;
         mm.integer("sample", m->sample).str("check", m->check).str("detail", m->detail);
         mm.str("root", m->root_fen).raw("path", json::strings(m->path)).str("position", m->fen);
-        mm.str("reference_reads", m->reference_fen).raw("only_gperft", json::strings(m->only_common));
+        mm.str("reference_reads", m->reference_fen).raw("only_perftide", json::strings(m->only_common));
         mm.raw("only_reference", json::strings(m->only_reference));
         obj.raw("mismatch", mm.text());
     }
     return obj.text();
 }
 
-}  // namespace gperft
+}  // namespace perftide

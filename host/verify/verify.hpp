@@ -12,7 +12,7 @@
 #include "chess/position.hpp"
 #include "verify/reference.hpp"
 
-namespace gperft {
+namespace perftide {
 
 class Progress;
 
@@ -70,4 +70,4 @@ std::string verify_json(const VerifyOptions& options, const VerifyReport& report
 // reference); the first difference, or nothing.
 std::optional<Mismatch> verify_tree(const chess::Position& p, const reference::Board& b, int depth);
 
-}  // namespace gperft
+}  // namespace perftide

@@ -9,7 +9,7 @@
 #include "frontier/frontier_impl.cuh"
 #include "gpu/gpu_perft.hpp"
 
-namespace gperft::frontier {
+namespace perftide::frontier {
 
 namespace {
 
@@ -58,4 +58,4 @@ std::vector<PositionFacts> detail::position_facts_device(const std::vector<chess
     return detail::position_facts<CudaSystem>(positions, gpu::device_attacks());
 }
 
-}  // namespace gperft::frontier
+}  // namespace perftide::frontier

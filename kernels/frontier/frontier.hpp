@@ -20,7 +20,7 @@
 #include "chess/count.hpp"
 #include "chess/position.hpp"
 
-namespace gperft::frontier {
+namespace perftide::frontier {
 
 // What one ply holds. Classes count distinct positions; *_paths weight
 // each by its multiplicity (the number of move paths that reach it).
@@ -211,4 +211,4 @@ struct PositionFacts {
 std::vector<PositionFacts> position_facts_host(const std::vector<chess::Position>& positions);
 std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions);
 
-}  // namespace gperft::frontier
+}  // namespace perftide::frontier

@@ -53,7 +53,7 @@
 #include "base/run_stop.hpp"
 #include "base/zeroed_pages.hpp"
 
-namespace gperft::frontier {
+namespace perftide::frontier {
 
 namespace {
 
@@ -257,7 +257,7 @@ class FrontierFile {
     FrontierFile(const std::string& dir, uint64_t reserve_entries) {
         const uint64_t need = reserve_entries * ENTRY_BYTES;
         check_free_space(dir, need, "this ply's frontier of about " + std::to_string(reserve_entries) + " positions");
-        std::string name = dir + "/gperft-frontier-XXXXXX";
+        std::string name = dir + "/perftide-frontier-XXXXXX";
         fd_ = mkstemp(name.data());
         if (fd_ < 0) fail("--work-dir " + dir + ": cannot make a file");
         unlink(name.c_str());
@@ -649,4 +649,4 @@ class CpuExpander : public Expander {
 
 std::unique_ptr<Expander> make_cpu_expander(const Options& o) { return std::make_unique<CpuExpander>(o); }
 
-}  // namespace gperft::frontier
+}  // namespace perftide::frontier

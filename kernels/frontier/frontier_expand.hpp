@@ -6,7 +6,7 @@
 #include "chess/movegen.hpp"
 #include "chess/zobrist.hpp"
 
-namespace gperft::frontier::detail {
+namespace perftide::frontier::detail {
 
 // A child's pass among `passes`: bits 32..63 of its key of men and side
 // (chess::Zobrist::men_key, keys of frontier::PASS_SEED), which follows
@@ -80,4 +80,4 @@ struct ExpandFn {
     }
 };
 
-}  // namespace gperft::frontier::detail
+}  // namespace perftide::frontier::detail

@@ -1,5 +1,5 @@
 // The frontier pipeline on the host: Thrust's OpenMP system when OpenMP is
-// available (GPERFT_FRONTIER_OMP), its sequential C++ system otherwise.
+// available (PERFTIDE_FRONTIER_OMP), its sequential C++ system otherwise.
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include "frontier/frontier_impl.cuh"
 #include "gpu/host_pipeline.hpp"
 
-#ifdef GPERFT_FRONTIER_OMP
+#ifdef PERFTIDE_FRONTIER_OMP
 #include <omp.h>
 #include <thrust/system/omp/execution_policy.h>
 #include <thrust/system/cpp/execution_policy.h>
@@ -18,7 +18,7 @@
 #include <thrust/system/cpp/vector.h>
 #endif
 
-namespace gperft::frontier {
+namespace perftide::frontier {
 
 namespace {
 
@@ -28,7 +28,7 @@ namespace {
 constexpr size_t PARALLEL_MIN_ITEMS = 1 << 15;
 
 struct HostSystem {
-#ifdef GPERFT_FRONTIER_OMP
+#ifdef PERFTIDE_FRONTIER_OMP
     template <class T>
     using vector = thrust::cpp::vector<T>;  // host memory; filled without a parallel region
     template <class F>
@@ -47,7 +47,7 @@ struct HostSystem {
 
 // capacity: as the GPU engine's (0: no limit).
 std::unique_ptr<Expander> host_pipeline(const Options& o, uint64_t capacity) {
-#ifdef GPERFT_FRONTIER_OMP
+#ifdef PERFTIDE_FRONTIER_OMP
     if (o.threads > 0) omp_set_num_threads(o.threads);
 #endif
     uint64_t budget = o.budget_bytes;
@@ -68,7 +68,7 @@ uint64_t detail::gpu_frontier_budget(const Options& o, const gpu::DeviceFree& de
     return gpu::frontier_budget(device, gpu::device_memory_cap(), o.budget_bytes);
 }
 
-// The host pipeline standing in for the device (GPERFT_HOST_GPU) takes the
+// The host pipeline standing in for the device (PERFTIDE_HOST_GPU) takes the
 // GPU engine's budget and capacity of a pretend device, and its planted
 // fault.
 std::unique_ptr<Expander> make_gpu_expander(const Options& o) {
@@ -76,12 +76,12 @@ std::unique_ptr<Expander> make_gpu_expander(const Options& o) {
     constexpr uint64_t FREE = gpu::host::stand_in::STAND_IN_BYTES;
     Options host = o;
     host.budget_bytes = detail::gpu_frontier_budget(o, gpu::DeviceFree{FREE, FREE});
-    gpu::host::stand_in::raise_planted_fault("the frontier of gperft unique");
+    gpu::host::stand_in::raise_planted_fault("the frontier of perftide unique");
     return host_pipeline(host, FREE);
 }
 
 // The move counts take little memory, but the cap's form is checked as by
-// every GPU call, so that a bad GPERFT_DEVICE_MEMORY never passes.
+// every GPU call, so that a bad PERFTIDE_DEVICE_MEMORY never passes.
 std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>& positions) {
     gpu::device_memory_cap();
     if (!gpu::host::stand_in::active()) return detail::position_facts_device(positions);
@@ -89,12 +89,12 @@ std::vector<PositionFacts> position_facts_gpu(const std::vector<chess::Position>
     return position_facts_host(positions);
 }
 
-#ifndef GPERFT_FRONTIER_CUDA
-constexpr const char* NO_CUDA = "this gperft was built without CUDA (nvcc was not found at configure time)";
+#ifndef PERFTIDE_FRONTIER_CUDA
+constexpr const char* NO_CUDA = "this perftide was built without CUDA (nvcc was not found at configure time)";
 std::unique_ptr<Expander> detail::make_device_expander(const Options&) { throw std::runtime_error(NO_CUDA); }
 std::vector<PositionFacts> detail::position_facts_device(const std::vector<chess::Position>&) {
     throw std::runtime_error(NO_CUDA);
 }
 #endif
 
-}  // namespace gperft::frontier
+}  // namespace perftide::frontier

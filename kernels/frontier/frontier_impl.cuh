@@ -34,7 +34,7 @@
 #include "gpu/device_memory.hpp"
 #include "frontier/frontier_expand.hpp"
 
-namespace gperft::frontier::detail {
+namespace perftide::frontier::detail {
 
 using chess::Attacks;
 using chess::Position;
@@ -362,4 +362,4 @@ uint64_t gpu_frontier_budget(const Options& o, const gpu::DeviceFree& device);
 std::unique_ptr<Expander> make_device_expander(const Options& o);
 std::vector<PositionFacts> position_facts_device(const std::vector<chess::Position>& positions);
 
-}  // namespace gperft::frontier::detail
+}  // namespace perftide::frontier::detail

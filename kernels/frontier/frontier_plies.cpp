@@ -5,7 +5,7 @@
 #include "chess/movegen.hpp"
 #include "frontier/frontier.hpp"
 
-namespace gperft::frontier {
+namespace perftide::frontier {
 
 namespace {
 
@@ -87,4 +87,4 @@ std::vector<PlyCounts> unique_cpu(const chess::Position& root, int depth, const 
     return run_plies(*make_cpu_expander(o), root_frontier(root), depth, nullptr, final_ply);
 }
 
-}  // namespace gperft::frontier
+}  // namespace perftide::frontier

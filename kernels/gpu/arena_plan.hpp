@@ -13,7 +13,7 @@
 
 #include "gpu/device_memory.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 // Bytes of one leaf item (parent index + move).
 constexpr double LEAF_ITEM_BYTES = sizeof(uint32_t) + sizeof(uint16_t);
@@ -100,4 +100,4 @@ inline ArenaPlan plan_arena(const ArenaInputs& in) {
     return p;
 }
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

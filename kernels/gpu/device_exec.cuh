@@ -23,50 +23,50 @@
 
 // Launch shape of the fused leaf kernel: with 384 threads and 3 blocks per SM
 // the compiler keeps to 56 registers (75% occupancy); override to experiment.
-#ifndef GPERFT_LEAF_BLOCK
-#define GPERFT_LEAF_BLOCK 384
+#ifndef PERFTIDE_LEAF_BLOCK
+#define PERFTIDE_LEAF_BLOCK 384
 #endif
-#ifndef GPERFT_LEAF_MIN_BLOCKS
-#define GPERFT_LEAF_MIN_BLOCKS 3
+#ifndef PERFTIDE_LEAF_MIN_BLOCKS
+#define PERFTIDE_LEAF_MIN_BLOCKS 3
 #endif
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 inline void cuda_check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
-// The functor a kernel runs, by name ("... [with F = gperft::gpu::MakeChildren<WHITE>]").
+// The functor a kernel runs, by name ("... [with F = perftide::gpu::MakeChildren<WHITE>]").
 template <class F>
 const char* kernel_name() {
     return __PRETTY_FUNCTION__;
 }
 
-// GPERFT_SYNC_LAUNCHES=1: wait for every kernel, so that an asynchronous
+// PERFTIDE_SYNC_LAUNCHES=1: wait for every kernel, so that an asynchronous
 // fault is reported with the kernel that caused it rather than by the next
 // copy (slower; for finding a fault).
 inline bool sync_launches() {
     static const bool on = [] {
-        const char* v = std::getenv("GPERFT_SYNC_LAUNCHES");
+        const char* v = std::getenv("PERFTIDE_SYNC_LAUNCHES");
         return v && *v && std::string(v) != "0";
     }();
     return on;
 }
 
-// After a launch: the launch error, and with GPERFT_SYNC_LAUNCHES the
+// After a launch: the launch error, and with PERFTIDE_SYNC_LAUNCHES the
 // kernel's own fault, both naming the kernel.
 template <class F>
 void check_launch(const char* kind) {
     const std::string what = std::string(kind) + " launch of " + kernel_name<F>();
     cuda_check(cudaGetLastError(), what.c_str());
-    if (sync_launches()) cuda_check(cudaDeviceSynchronize(), (what + " (synchronised: GPERFT_SYNC_LAUNCHES)").c_str());
+    if (sync_launches()) cuda_check(cudaDeviceSynchronize(), (what + " (synchronised: PERFTIDE_SYNC_LAUNCHES)").c_str());
 }
 
 // The same for a CUB call.
 inline void check_cub(cudaError_t e, const char* what) {
     cuda_check(e, what);
     if (sync_launches())
-        cuda_check(cudaDeviceSynchronize(), (std::string(what) + " (synchronised: GPERFT_SYNC_LAUNCHES)").c_str());
+        cuda_check(cudaDeviceSynchronize(), (std::string(what) + " (synchronised: PERFTIDE_SYNC_LAUNCHES)").c_str());
 }
 
 template <class F>
@@ -76,8 +76,8 @@ struct LaunchShape {
 };
 template <Color Us, int Plies>
 struct LaunchShape<LeafCount<Us, Plies>> {
-    static constexpr int block = GPERFT_LEAF_BLOCK;
-    static constexpr int min_blocks = GPERFT_LEAF_MIN_BLOCKS;
+    static constexpr int block = PERFTIDE_LEAF_BLOCK;
+    static constexpr int min_blocks = PERFTIDE_LEAF_MIN_BLOCKS;
 };
 
 template <class F>
@@ -279,4 +279,4 @@ class DeviceExec {
     TableMemory table_memory_;
 };
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

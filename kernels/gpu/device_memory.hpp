@@ -1,7 +1,7 @@
 // How much device memory a GPU call may take, and every refusal worded in
 // one place for perft, statistics, unique, analyze and the host stand-in: a
 // plain function of what is free and what was asked, so that it is tested
-// on the host. The cap is --device-memory, else GPERFT_DEVICE_MEMORY, else
+// on the host. The cap is --device-memory, else PERFTIDE_DEVICE_MEMORY, else
 // three quarters of the free memory less headroom for the CUDA context.
 #pragma once
 
@@ -12,12 +12,12 @@
 #include <stdexcept>
 #include <string>
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 constexpr std::size_t DEVICE_MIB = std::size_t(1) << 20;
 constexpr std::size_t MIN_ARENA_BYTES = 64 * DEVICE_MIB;
 constexpr double DEFAULT_DEVICE_SHARE = 0.75;
-// The range of --device-memory and GPERFT_DEVICE_MEMORY, in MiB.
+// The range of --device-memory and PERFTIDE_DEVICE_MEMORY, in MiB.
 constexpr uint64_t MIN_DEVICE_MEMORY_MIB = 64;
 constexpr uint64_t MAX_DEVICE_MEMORY_MIB = uint64_t(1) << 24;
 
@@ -31,16 +31,16 @@ struct DeviceMemoryCap {
     CapSource source = CapSource::Default;
     bool operator==(const DeviceMemoryCap&) const = default;
     // The cap's source in a message: "--device-memory 2000",
-    // "GPERFT_DEVICE_MEMORY=2000", or the default share.
+    // "PERFTIDE_DEVICE_MEMORY=2000", or the default share.
     std::string source_text() const {
         const std::string n = std::to_string(bytes / DEVICE_MIB);
         if (source == CapSource::Flag) return "--device-memory " + n;
-        if (source == CapSource::Environment) return "GPERFT_DEVICE_MEMORY=" + n;
+        if (source == CapSource::Environment) return "PERFTIDE_DEVICE_MEMORY=" + n;
         return "three quarters of the free memory";
     }
 };
 
-// GPERFT_DEVICE_MEMORY's value in bytes: whole MiB, MIN..MAX_DEVICE_MEMORY_MIB;
+// PERFTIDE_DEVICE_MEMORY's value in bytes: whole MiB, MIN..MAX_DEVICE_MEMORY_MIB;
 // anything else (a sign, junk, zero, too small or too large) is refused naming the
 // variable and the value.
 inline std::size_t parse_device_memory_env(const std::string& v) {
@@ -48,7 +48,7 @@ inline std::size_t parse_device_memory_env(const std::string& v) {
     const uint64_t mib = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
     if (!digits || mib < MIN_DEVICE_MEMORY_MIB || mib > MAX_DEVICE_MEMORY_MIB)
         throw std::invalid_argument(
-            "GPERFT_DEVICE_MEMORY='" + v + "' is not a device memory cap: give whole MiB from " +
+            "PERFTIDE_DEVICE_MEMORY='" + v + "' is not a device memory cap: give whole MiB from " +
             std::to_string(MIN_DEVICE_MEMORY_MIB) + " to " + std::to_string(MAX_DEVICE_MEMORY_MIB));
     return std::size_t(mib) * DEVICE_MIB;
 }
@@ -60,10 +60,10 @@ inline std::size_t& explicit_device_memory_limit() {
 }
 inline void set_device_memory_limit(std::size_t bytes) { explicit_device_memory_limit() = bytes; }
 
-// The cap in force: --device-memory, else GPERFT_DEVICE_MEMORY (checked even
+// The cap in force: --device-memory, else PERFTIDE_DEVICE_MEMORY (checked even
 // when the flag overrides it, so that a typo never passes), else the default.
 inline DeviceMemoryCap device_memory_cap() {
-    const char* v = std::getenv("GPERFT_DEVICE_MEMORY");
+    const char* v = std::getenv("PERFTIDE_DEVICE_MEMORY");
     if (v && !*v) v = nullptr;  // set to nothing: as unset
     const std::size_t env = v ? parse_device_memory_env(v) : 0;
     if (explicit_device_memory_limit()) return {explicit_device_memory_limit(), CapSource::Flag};
@@ -98,7 +98,7 @@ inline std::size_t device_budget(const DeviceFree& d, const DeviceMemoryCap& cap
     return budget;
 }
 
-// The frontier's working budget (gperft unique): --memory (memory_bytes),
+// The frontier's working budget (perftide unique): --memory (memory_bytes),
 // else the cap, else half the free memory; the frontiers themselves come on
 // top, so more than half the free memory is refused before the first ply.
 inline std::size_t frontier_budget(const DeviceFree& d, const DeviceMemoryCap& cap, std::size_t memory_bytes) {
@@ -146,4 +146,4 @@ inline DeviceMemoryPlan plan_device_memory(const DeviceFree& d, const DeviceMemo
 // else go back at a run's end (release) and when the owner ends.
 inline std::size_t kept_arena_bytes(std::size_t total) { return std::max(MIN_ARENA_BYTES, total / 16); }
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

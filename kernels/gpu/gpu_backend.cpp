@@ -1,5 +1,5 @@
 // The GPU backend's face (gpu_perft.hpp): the CUDA device (gpu_device.hpp),
-// or the host pipeline standing in for it (GPERFT_HOST_GPU).
+// or the host pipeline standing in for it (PERFTIDE_HOST_GPU).
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -7,10 +7,10 @@
 #include "gpu/gpu_device.hpp"
 #include "gpu/host_pipeline.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 Status status() {
-    if (host::stand_in::active()) return {true, "the host pipeline standing in for a GPU (GPERFT_HOST_GPU)"};
+    if (host::stand_in::active()) return {true, "the host pipeline standing in for a GPU (PERFTIDE_HOST_GPU)"};
     return device::status();
 }
 
@@ -49,7 +49,7 @@ std::string choose_device(int n) {
     const std::string device = std::to_string(n);
     if (host::stand_in::active()) {
         if (n < host::stand_in::STAND_IN_DEVICES) return "";
-        return device + ": the host pipeline standing in for a GPU (GPERFT_HOST_GPU) has 1 device: give --device 0";
+        return device + ": the host pipeline standing in for a GPU (PERFTIDE_HOST_GPU) has 1 device: give --device 0";
     }
     if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
         std::vector<std::string> list;
@@ -75,4 +75,4 @@ chess::Attacks device_attacks() {
     return device::device_attacks();
 }
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

@@ -5,7 +5,7 @@
 
 #include "gpu/gpu_perft.hpp"
 
-namespace gperft::gpu::device {
+namespace perftide::gpu::device {
 
 Status status();
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth, const Options& options,
@@ -15,4 +15,4 @@ std::vector<StatsTotal> perft_stats(const std::vector<chess::Position>& roots, i
 void release_device_memory();
 chess::Attacks device_attacks();
 
-}  // namespace gperft::gpu::device
+}  // namespace perftide::gpu::device

@@ -21,7 +21,7 @@
 #include "gpu/level_pipeline.hpp"
 #include "gpu/pipeline_memory.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 namespace {
 
 // cudaMalloc for PipelineMemory: nullptr when the device has not the memory,
@@ -212,4 +212,4 @@ std::vector<StatsTotal> perft_stats(const std::vector<chess::Position>& roots, i
 }
 
 }  // namespace device
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

@@ -16,7 +16,7 @@
 #include "chess/zobrist.hpp"
 #include "gpu/device_memory.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 // The errors a call ends with that callers tell apart; neither leaves a
 // partial count behind.
@@ -131,8 +131,8 @@ void release_device_memory();
 std::string choose_device(int n);
 
 // The one device copy of the attack tables, as the view kernels take: every
-// GPU pipeline (perft, statistics, the frontier of gperft unique) reaches the
+// GPU pipeline (perft, statistics, the frontier of perftide unique) reaches the
 // tables through it. Throws std::runtime_error when no device is usable.
 chess::Attacks device_attacks();
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

@@ -24,7 +24,7 @@
 #include "gpu/pipeline_memory.hpp"
 #include "gpu/stack_arena.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 // The warp's segmented sum over 32 lanes in lock step; add(key, sum) is
 // called once per run of equal keys (the device's one atomic per run).
@@ -203,4 +203,4 @@ class HostExec {
     bool planted_generation_fault_ = false;
 };
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

@@ -9,7 +9,7 @@
 #include "gpu/host_exec.hpp"
 #include "gpu/level_pipeline.hpp"
 
-namespace gperft::gpu::host {
+namespace perftide::gpu::host {
 
 namespace {
 
@@ -83,13 +83,13 @@ auto run(const Options& o, const ArenaInputs& shape, F&& f) {
 // Read at every call, so that a bad value is refused by the first GPU call
 // of any kind (perft, statistics, unique, analyze).
 Fault planted_fault() {
-    const char* v = std::getenv("GPERFT_HOST_GPU_FAULT");
+    const char* v = std::getenv("PERFTIDE_HOST_GPU_FAULT");
     const std::string f = v ? v : "";
     if (f.empty()) return Fault::None;
     if (f == "generation") return Fault::Generation;
     if (f == "arena") return Fault::Arena;
     if (f == "allocation") return Fault::Allocation;
-    throw std::invalid_argument("GPERFT_HOST_GPU_FAULT=" + f + ": give generation, arena or allocation");
+    throw std::invalid_argument("PERFTIDE_HOST_GPU_FAULT=" + f + ": give generation, arena or allocation");
 }
 
 void raise_planted_fault(const std::string& call) {
@@ -108,7 +108,7 @@ void raise_planted_fault(const std::string& call) {
 
 bool active() {
     static const bool on = [] {
-        const char* v = std::getenv("GPERFT_HOST_GPU");
+        const char* v = std::getenv("PERFTIDE_HOST_GPU");
         return v && *v && std::string(v) != "0";
     }();
     return on;
@@ -136,4 +136,4 @@ void release_memory() {
 
 }  // namespace stand_in
 
-}  // namespace gperft::gpu::host
+}  // namespace perftide::gpu::host

@@ -11,7 +11,7 @@
 
 #include "gpu/gpu_perft.hpp"
 
-namespace gperft::gpu::host {
+namespace perftide::gpu::host {
 
 // Like gpu::perft_batch; options.arena_bytes == 0 means the arena plan's
 // size (arena_plan.hpp) within 256 MiB, and options.table_bytes == AUTO_TABLES means
@@ -25,10 +25,10 @@ std::vector<StatsTotal> perft_stats(const std::vector<chess::Position>& roots, i
                                   Stats* stats = nullptr);
 
 // The host pipeline standing in for a CUDA device as the GPU backend, when
-// GPERFT_HOST_GPU is set (to anything but 0): every GPU path of gperft, the
+// PERFTIDE_HOST_GPU is set (to anything but 0): every GPU path of perftide, the
 // command line included, then runs on machines without a GPU, slowly. Its
 // memory follows the device's rules (pipeline_memory.hpp), planned for a
-// pretend device of 1 GiB. GPERFT_HOST_GPU_FAULT plants a device fault in
+// pretend device of 1 GiB. PERFTIDE_HOST_GPU_FAULT plants a device fault in
 // every call, for the tests of what a user then sees: `generation` (a
 // parent's moves disagree with their count), `arena` (1 KiB of working
 // memory) or `allocation` (the device has no memory to give).
@@ -37,7 +37,7 @@ constexpr std::size_t STAND_IN_BYTES = std::size_t(1) << 30;  // the pretend dev
 constexpr int STAND_IN_DEVICES = 1;
 constexpr std::size_t PLANTED_ARENA_BYTES = 1024;
 bool active();
-// GPERFT_HOST_GPU_FAULT's kind; any other value is refused
+// PERFTIDE_HOST_GPU_FAULT's kind; any other value is refused
 // (std::invalid_argument naming it).
 enum class Fault { None, Generation, Arena, Allocation };
 Fault planted_fault();
@@ -52,4 +52,4 @@ std::vector<StatsTotal> perft_stats(const std::vector<chess::Position>& roots, i
 void release_memory();
 }  // namespace stand_in
 
-}  // namespace gperft::gpu::host
+}  // namespace perftide::gpu::host

@@ -9,7 +9,7 @@
 #include "gpu/level_work.hpp"
 #include "gpu/perft_tables.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 // Counters a run keeps in its arena (one array, read back once per batch).
 constexpr int COUNTER_TABLE_HITS = 0;
@@ -134,4 +134,4 @@ struct StoreTable {
     }
 };
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

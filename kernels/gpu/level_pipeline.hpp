@@ -57,7 +57,7 @@
 #include "gpu/level_work.hpp"
 #include "gpu/stack_arena.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 // Items one chunk may hold: parent indices are 32-bit and launch sizes fit an int.
 constexpr uint64_t MAX_CHUNK_ITEMS = (uint64_t(1) << 31) - 1;
@@ -457,4 +457,4 @@ std::vector<StatsTotal> perft_stats_with(Exec& exec, const std::vector<Position>
     return rows;
 }
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

@@ -12,7 +12,7 @@
 #include "gpu/level_work.hpp"
 #include "gpu/perft_tables.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 constexpr int ROWS_BLOCK = 256;  // threads per block of the row accumulation kernel
 
@@ -100,4 +100,4 @@ struct StoreRows {
     }
 };
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

@@ -7,7 +7,7 @@
 #include "chess/perft.hpp"
 #include "chess/zobrist.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 using chess::Attacks;
 using chess::Color;
@@ -57,17 +57,17 @@ CHESS_FI void for_each_move(const Position& p, const Attacks& at, F&& f) {
 
 // perft(2) with bulk counting: the fused last two plies. By default the moves
 // are generated into a plain array first and then played one by one;
-// GPERFT_LEAF_REPLIES_SINK=1 plays and counts each move as it is generated
+// PERFTIDE_LEAF_REPLIES_SINK=1 plays and counts each move as it is generated
 // (chess::CountRepliesSink, faster on the CPU). On GPUs the interleaved form
 // keeps the generator's state live across every count and was measured
 // slower elsewhere (results/OPTIMIZATIONS.md); it stays switchable to measure.
-#ifndef GPERFT_LEAF_REPLIES_SINK
-#define GPERFT_LEAF_REPLIES_SINK 0
+#ifndef PERFTIDE_LEAF_REPLIES_SINK
+#define PERFTIDE_LEAF_REPLIES_SINK 0
 #endif
 
 template <Color Us>
 CHESS_HD uint64_t perft2(const Position& p, const Attacks& at) {
-#if GPERFT_LEAF_REPLIES_SINK
+#if PERFTIDE_LEAF_REPLIES_SINK
     chess::CountRepliesSink<Us> sink{p, at};
     chess::generate_moves<Us>(p, at, sink);
     return sink.nodes;
@@ -265,4 +265,4 @@ CHESS_FI bool segment_tail(int lane, uint32_t key, uint32_t key_above) {
     return key != NO_KEY && (lane == WARP - 1 || key_above != key);
 }
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

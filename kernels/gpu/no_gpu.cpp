@@ -1,13 +1,13 @@
-// The CUDA device when gperft is built without CUDA: there is none. The
+// The CUDA device when perftide is built without CUDA: there is none. The
 // breadth-first pipeline itself still builds and runs on the host
-// (host_pipeline.hpp), also as the GPU backend's stand-in (GPERFT_HOST_GPU).
+// (host_pipeline.hpp), also as the GPU backend's stand-in (PERFTIDE_HOST_GPU).
 #include <stdexcept>
 
 #include "gpu/gpu_device.hpp"
 
-namespace gperft::gpu::device {
+namespace perftide::gpu::device {
 
-Status status() { return {false, "this gperft was built without CUDA (nvcc was not found at configure time)"}; }
+Status status() { return {false, "this perftide was built without CUDA (nvcc was not found at configure time)"}; }
 
 std::vector<chess::u128> perft_batch(const std::vector<chess::Position>&, int, const Options&, Stats*) {
     throw std::runtime_error(status().message);
@@ -21,4 +21,4 @@ chess::Attacks device_attacks() { throw std::runtime_error(status().message); }
 
 void release_device_memory() {}
 
-}  // namespace gperft::gpu::device
+}  // namespace perftide::gpu::device

@@ -13,7 +13,7 @@
 #include "chess/zobrist.hpp"
 #include "gpu/gpu_perft.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 // One slot, loaded and stored as one 16-byte access (alignas(16) lets the
 // compiler use a single vector load/store):
@@ -144,4 +144,4 @@ CHESS_HD inline void row_store(const RowTable& t, const chess::Key128& key, cons
     t.entries[table_slot(t, key)] = e;
 }
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

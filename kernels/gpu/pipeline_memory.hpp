@@ -21,7 +21,7 @@
 #include "gpu/gpu_perft.hpp"
 #include "gpu/perft_tables.hpp"
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 // A call's memory request: the arena exactly as asked (Options::arena_bytes)
 // or as planned (arena_plan.hpp), the tables as asked, within the cap.
@@ -187,4 +187,4 @@ bool prepare_for(PipelineMemory<Allocator>& m, const Options& o, bool rows, std:
                      query);
 }
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

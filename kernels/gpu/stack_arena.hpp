@@ -12,7 +12,7 @@
 
 #include "gpu/gpu_perft.hpp"  // ArenaExhausted
 
-namespace gperft::gpu {
+namespace perftide::gpu {
 
 class StackArena {
    public:
@@ -64,4 +64,4 @@ class ArenaScope {
     std::size_t mark_;
 };
 
-}  // namespace gperft::gpu
+}  // namespace perftide::gpu

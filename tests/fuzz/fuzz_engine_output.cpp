@@ -7,7 +7,7 @@
 #include "chess/count.hpp"
 #include "uci_client/perft_output.hpp"
 
-using namespace gperft::engine;
+using namespace perftide::engine;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

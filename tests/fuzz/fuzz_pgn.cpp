@@ -18,11 +18,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-    gperft::pgn::Reader reader(in, "fuzz");
+    perftide::pgn::Reader reader(in, "fuzz");
     try {
-        for (gperft::pgn::Game g; reader.next(g);) {
-            if (g.moves.size() > gperft::pgn::MAX_GAME_PLIES || g.tags.size() > gperft::pgn::MAX_TAGS) std::abort();
-            const gperft::pgn::Replay r = gperft::pgn::replay(g);
+        for (perftide::pgn::Game g; reader.next(g);) {
+            if (g.moves.size() > perftide::pgn::MAX_GAME_PLIES || g.tags.size() > perftide::pgn::MAX_TAGS) std::abort();
+            const perftide::pgn::Replay r = perftide::pgn::replay(g);
             if (!r.error.empty()) continue;
             if (r.plies != g.moves.size()) std::abort();
             chess::MoveList list;

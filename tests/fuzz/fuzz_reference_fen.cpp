@@ -7,7 +7,7 @@
 
 #include "verify/reference.hpp"
 
-namespace ref = gperft::reference;
+namespace ref = perftide::reference;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

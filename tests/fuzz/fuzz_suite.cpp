@@ -15,10 +15,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    std::vector<gperft::SuiteEntry> entries;
+    std::vector<perftide::SuiteEntry> entries;
     try {
-        entries = gperft::parse_suite(text);
-    } catch (const gperft::SuiteError& e) {
+        entries = perftide::parse_suite(text);
+    } catch (const perftide::SuiteError& e) {
         if (std::string(e.what()).empty()) std::abort();
         return 0;
     }

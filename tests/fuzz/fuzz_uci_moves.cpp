@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fen = chess::START_FEN;
     }
     try {
-        const chess::Position p = gperft::position_from(fen, moves, false);
+        const chess::Position p = perftide::position_from(fen, moves, false);
         // A Chess960 position whose remaining rights look like standard
         // chess's reads back in standard mode: the mode is the caller's.
         chess::Position q = chess::parse_fen(chess::to_fen(p));

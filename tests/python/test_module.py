@@ -1,6 +1,6 @@
-"""pytest suite of the Python module `gperft` (pip install .), cross-checked
+"""pytest suite of the Python module `perftide` (pip install .), cross-checked
 with python-chess (PyPI `chess`) on positions of random games, Chess960
-included. GPERFT_BINARY, when set, names the command-line program whose
+included. PERFTIDE_BINARY, when set, names the command-line program whose
 error messages the module's must repeat."""
 import os
 import random
@@ -13,7 +13,7 @@ import time
 import chess
 import pytest
 
-import gperft
+import perftide
 from python_chess_tree import divide as chess_divide, perft as chess_perft, random_boards
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -35,10 +35,10 @@ def test_perft_and_divide_agree_with_python_chess(chess960):
         depth = 1 + i % 3
         board = board_of(fen, chess960)
         expected = chess_divide(board, depth)
-        divide = gperft.perft(fen, depth, divide=True, chess960=chess960)
+        divide = perftide.perft(fen, depth, divide=True, chess960=chess960)
         assert divide == expected, fen
         assert list(divide) == sorted(divide), "divide is sorted by move text"
-        total = gperft.perft(fen, depth, chess960=chess960)
+        total = perftide.perft(fen, depth, chess960=chess960)
         assert type(total) is int and total == sum(expected.values()), fen
 
 
@@ -46,8 +46,8 @@ def test_perft_takes_moves_and_startpos():
     board = chess.Board()
     for uci in ["e2e4", "e7e5", "g1f3"]:
         board.push_uci(uci)
-    assert gperft.perft("startpos", 3, moves="e2e4 e7e5 g1f3") == chess_perft(board, 3)
-    assert gperft.perft(KIWIPETE, 3, threads=1) == 97862  # the published perft(3)
+    assert perftide.perft("startpos", 3, moves="e2e4 e7e5 g1f3") == chess_perft(board, 3)
+    assert perftide.perft(KIWIPETE, 3, threads=1) == 97862  # the published perft(3)
 
 
 def leaf_stats(board, depth, rows):
@@ -75,7 +75,7 @@ def test_stats_agree_with_python_chess():
         depth = 2 + i % 2
         rows = [dict.fromkeys(keys, 0) for _ in range(depth)]
         leaf_stats(board_of(fen), depth, rows)
-        got = gperft.stats(fen, depth, backend="cpu")
+        got = perftide.stats(fen, depth, backend="cpu")
         assert got["backend"] == "cpu" and got["depth"] == depth
         assert got["nodes"] == rows[-1]["nodes"]
         for k, row in enumerate(got["stats"]):
@@ -84,11 +84,11 @@ def test_stats_agree_with_python_chess():
 
 
 def test_stats_through_the_table_give_the_same_rows():
-    plain = gperft.stats(KIWIPETE, 4, backend="cpu", threads=1)["stats"]
+    plain = perftide.stats(KIWIPETE, 4, backend="cpu", threads=1)["stats"]
     for hash_mib in (0, 4):
-        assert gperft.stats(KIWIPETE, 4, backend="cpu", threads=2, hash_mib=hash_mib)["stats"] == plain
+        assert perftide.stats(KIWIPETE, 4, backend="cpu", threads=2, hash_mib=hash_mib)["stats"] == plain
     with pytest.raises(ValueError, match="hash_mib"):
-        gperft.stats(KIWIPETE, 4, hash_mib=-1)
+        perftide.stats(KIWIPETE, 4, hash_mib=-1)
 
 
 def distinct_per_ply(board, depth):
@@ -109,11 +109,11 @@ def distinct_per_ply(board, depth):
 
 
 def test_unique_agrees_with_python_chess():
-    got = gperft.unique(3)
+    got = perftide.unique(3)
     assert [p["distinct"] for p in got["plies"]] == distinct_per_ply(chess.Board(), 3) == [1, 20, 400, 5362]
     assert [p["paths"] for p in got["plies"]] == [1, 20, 400, 8902]
     for fen in random_positions(3, seed=5):
-        got = gperft.unique(2, fen, threads=2)
+        got = perftide.unique(2, fen, threads=2)
         assert [p["distinct"] for p in got["plies"]] == distinct_per_ply(board_of(fen), 2), fen
         assert got["plies"][2]["paths"] == chess_perft(board_of(fen), 2)
 
@@ -129,7 +129,7 @@ def replays_to_mate(fen, line, winner):
 
 def test_analyze_agrees_with_python_chess_and_its_helpmates_replay():
     fens = random_positions(20, seed=3) + ["8/8/8/8/8/8/8/K1k5 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]
-    reports = gperft.analyze(fens, budget=20000)
+    reports = perftide.analyze(fens, budget=20000)
     assert len(reports) == len(fens)
     for fen, r in zip(fens, reports):
         board = board_of(fen)
@@ -145,7 +145,7 @@ def test_analyze_agrees_with_python_chess_and_its_helpmates_replay():
                 assert r[side + "_can_mate"] is False, (fen, side)
     assert reports[-2]["dead"] is True
     assert reports[-1]["stalemate"] is True
-    one = gperft.analyze("startpos ; id \"start\";", side="white", mode="quick")
+    one = perftide.analyze("startpos ; id \"start\";", side="white", mode="quick")
     assert one["id"] == "start" and one["moves"] == 20 and one["black_can_mate"] is None
 
 
@@ -175,7 +175,7 @@ def test_analyze_pgn_replays_games_as_python_chess_does():
         path = f.name
     try:
         for source in (text, path):
-            out = gperft.analyze_pgn(source, mode="no-search")
+            out = perftide.analyze_pgn(source, mode="no-search")
             assert out["skipped"] == [] and out["summary"]["games"] == len(games)
             for row, (_, board) in zip(out["games"], games):
                 assert chess.Board(row["fen"]).board_fen() == board.board_fen()
@@ -187,7 +187,7 @@ def test_analyze_pgn_replays_games_as_python_chess_does():
     timeouts = ('[Result "1-0"]\n[Termination "Time forfeit"]\n[SetUp "1"]\n[FEN "8/8/8/4k3/8/8/3q4/K7 w - - 0 1"]'
                 "\n\n1. Kb1 Qd3+ 1-0\n\n"
                 '[Result "0-1"]\n[Termination "Time forfeit"]\n\n1. e4 e5 2. Ke3 0-1\n')
-    out = gperft.analyze_pgn(timeouts, timeouts=True)
+    out = perftide.analyze_pgn(timeouts, timeouts=True)
     assert [r["unfair"] for r in out["games"]] == [True]
     assert out["games"][0]["flagged"] == "black" and out["games"][0]["white_can_mate"] is False
     assert len(out["skipped"]) == 1 and "Ke3" in out["skipped"][0]
@@ -195,20 +195,20 @@ def test_analyze_pgn_replays_games_as_python_chess_does():
 
 
 def test_verify_is_clean():
-    r = gperft.verify(positions=40, depth=2, seed=9, fens=[KIWIPETE])
+    r = perftide.verify(positions=40, depth=2, seed=9, fens=[KIWIPETE])
     assert r["result"] == "clean" and r["samples"] == 40 and r["roots"] == 2 and r["nodes"] > 40
 
 
 def test_counts_are_exact_past_2_to_the_64():
     for v in [2**53 + 1, 2**64 + 1, 61885021521585529237, 2**128 - 1]:
-        got = gperft._int_of_count_text(str(v))
+        got = perftide._int_of_count_text(str(v))
         assert type(got) is int and got == v
 
 
 def cli_error(args):
-    binary = os.environ.get("GPERFT_BINARY")
+    binary = os.environ.get("PERFTIDE_BINARY")
     if not binary:
-        pytest.skip("GPERFT_BINARY is not set")
+        pytest.skip("PERFTIDE_BINARY is not set")
     p = subprocess.run([binary] + args, capture_output=True, text=True)
     assert p.returncode != 0
     return p.stderr.splitlines()[0]
@@ -217,23 +217,23 @@ def cli_error(args):
 def test_bad_input_raises_value_error_with_the_cli_message():
     bad = "rnbqkbnr/pppppppp/8 w - - 0 1"
     with pytest.raises(ValueError) as e:
-        gperft.perft(bad, 1)
+        perftide.perft(bad, 1)
     assert cli_error(["perft", "--fen", bad, "--depth", "1"]) == "--fen: " + str(e.value)
     with pytest.raises(ValueError, match="fens\\[1\\]: "):
-        gperft.analyze(["startpos", "not a fen"])
+        perftide.analyze(["startpos", "not a fen"])
     with pytest.raises(ValueError, match="not a backend"):
-        gperft.perft("startpos", 1, backend="tpu")
+        perftide.perft("startpos", 1, backend="tpu")
     with pytest.raises(ValueError, match="depth"):
-        gperft.perft("startpos", -1)
+        perftide.perft("startpos", -1)
     with pytest.raises(ValueError, match="threads"):
-        gperft.unique(1, threads=0)
+        perftide.unique(1, threads=0)
     with pytest.raises(ValueError, match="mode"):
-        gperft.analyze("startpos", mode="fastest")
+        perftide.analyze("startpos", mode="fastest")
 
 
 def test_long_calls_release_the_gil():
     result = []
-    worker = threading.Thread(target=lambda: result.append(gperft.perft(KIWIPETE, 5, threads=1)))
+    worker = threading.Thread(target=lambda: result.append(perftide.perft(KIWIPETE, 5, threads=1)))
     ticks = 0
     worker.start()
     while worker.is_alive():
@@ -244,13 +244,13 @@ def test_long_calls_release_the_gil():
 
 
 def test_ctrl_c_interrupts_a_long_call():
-    code = ("import sys, gperft\n"
+    code = ("import sys, perftide\n"
             "print('go', flush=True)\n"
             "try:\n"
-            "    gperft.perft('startpos', 10, threads=1)\n"
+            "    perftide.perft('startpos', 10, threads=1)\n"
             "except KeyboardInterrupt:\n"
             "    print('interrupted', flush=True)\n"
-            "print(gperft.perft('startpos', 4, threads=1), flush=True)\n")
+            "print(perftide.perft('startpos', 4, threads=1), flush=True)\n")
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert child.stdout.readline() == "go\n"
     time.sleep(0.5)

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""gperft uci driven by python-chess (PyPI `chess`), as an engine author's
+"""perftide uci driven by python-chess (PyPI `chess`), as an engine author's
 harness would drive Stockfish: the UCI handshake and options through
 chess.engine.SimpleEngine, `go perft` through a command of python-chess's
 own protocol, and every divide checked against python-chess's move
 generator on positions of random games, Chess960 included; `engine.play`
-ends (gperft answers a search with `bestmove 0000`).
+ends (perftide answers a search with `bestmove 0000`).
 
-Usage: test_uci_python_chess.py GPERFT_BINARY   (exit 0 when every check holds)
+Usage: test_uci_python_chess.py PERFTIDE_BINARY   (exit 0 when every check holds)
 """
 import random
 import sys
@@ -44,7 +44,7 @@ def main():
     failures = []
     engine = chess.engine.SimpleEngine.popen_uci([sys.argv[1], "uci"], timeout=60)
     try:
-        if engine.id.get("name") != "gperft":
+        if engine.id.get("name") != "perftide":
             failures.append("id name: %r" % engine.id)
         for option in ("Threads", "Hash", "UCI_Chess960", "Backend"):
             if option not in engine.options:
@@ -57,11 +57,11 @@ def main():
             divide, total = engine.communicate(lambda e: Perft(e, fen, board.chess960, depth))
             expected = divide_of(board, depth)
             if divide != expected or total != sum(expected.values()):
-                failures.append("%s depth %d: gperft %d, python-chess %d; moves differ: %s" % (
+                failures.append("%s depth %d: perftide %d, python-chess %d; moves differ: %s" % (
                     fen, depth, total, sum(expected.values()),
                     sorted(set(divide.items()) ^ set(expected.items()))[:6]))
         print("checked %d positions against python-chess" % len(boards))
-        # A go that gperft does not search still ends: play gets its bestmove
+        # A go that perftide does not search still ends: play gets its bestmove
         # (0000, no move) instead of waiting for ever.
         played = engine.play(chess.Board(), chess.engine.Limit(depth=1))
         if played.move:

@@ -1,5 +1,5 @@
 // The CHA unwinnability test positions (a two-character verdict, then a FEN:
-// "WB", "W-", "-B" or "--") and how gperft's answers are scored against them.
+// "WB", "W-", "-B" or "--") and how perftide's answers are scored against them.
 // Shared by the accuracy tests and bench/dead_positions. A Yes counts only
 // when its helpmate line replays, move by move, through the rules code to a
 // mate by the intended winner.
@@ -67,8 +67,8 @@ struct Score {
     std::vector<std::string> missed_dead;  // "--" entries not proven dead
 };
 
-inline void score(const Entry& e, const chess::Position& p, const gperft::analysis::DeadVerdict& v, Score& s) {
-    using gperft::analysis::MateAnswer;
+inline void score(const Entry& e, const chess::Position& p, const perftide::analysis::DeadVerdict& v, Score& s) {
+    using perftide::analysis::MateAnswer;
     ++s.positions;
     for (chess::Color c : {chess::WHITE, chess::BLACK}) {
         const auto& side = v.side(c);
@@ -98,8 +98,8 @@ inline void score(const Entry& e, const chess::Position& p, const gperft::analys
             ++s.dead_found;
         else
             s.missed_dead.push_back("line " + std::to_string(e.line) + " " + e.fen + " (white " +
-                                    gperft::analysis::answer_name(v.white.answer) + ", black " +
-                                    gperft::analysis::answer_name(v.black.answer) + ")");
+                                    perftide::analysis::answer_name(v.white.answer) + ", black " +
+                                    perftide::analysis::answer_name(v.black.answer) + ")");
     }
 }
 

@@ -29,7 +29,7 @@ inline chess::u128 check_divide(const BatchEngine& engine, const chess::Position
     std::vector<chess::Position> children;
     for (chess::Move m : moves) children.push_back(chess::apply_move(root, m));
     const auto got = engine(children, depth - 1);
-    const auto want = gperft::cpu_perft_batch(children, depth - 1, 0);
+    const auto want = perftide::cpu_perft_batch(children, depth - 1, 0);
     chess::u128 total = 0;
     EXPECT_EQ(got.size(), want.size()) << where;
     for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
@@ -50,7 +50,7 @@ inline int check_suite_divides(const BatchEngine& engine, const std::string& fil
     int checked = 0, entry = 0;
     std::vector<std::vector<chess::Position>> batch(32);
     std::vector<std::vector<chess::u128>> batch_expected(32);
-    for (const gperft::SuiteEntry& e : gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/" + file)) {
+    for (const perftide::SuiteEntry& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file)) {
         chess::Position root;
         try {
             root = chess::parse_fen(e.fen);
@@ -79,7 +79,7 @@ inline int check_suite_divides(const BatchEngine& engine, const std::string& fil
 
 // Statistics rows as one line per (ply, counter), so that a failure names
 // the counter that differs.
-inline std::vector<std::string> stats_text(const std::vector<gperft::StatsTotal>& rows) {
+inline std::vector<std::string> stats_text(const std::vector<perftide::StatsTotal>& rows) {
     std::vector<std::string> v;
     for (std::size_t d = 0; d < rows.size(); ++d)
         for (int k = 0; k < chess::STAT_COUNT; ++k)
@@ -121,8 +121,8 @@ inline std::vector<std::string> text(const std::vector<chess::u128>& counts) {
 }
 
 // Options for tables of `bytes` and duplicate removal on every level when dedup.
-inline gperft::gpu::Options keyed(long long bytes, bool dedup, uint64_t seed = chess::DEFAULT_ZOBRIST_SEED) {
-    gperft::gpu::Options o;
+inline perftide::gpu::Options keyed(long long bytes, bool dedup, uint64_t seed = chess::DEFAULT_ZOBRIST_SEED) {
+    perftide::gpu::Options o;
     o.table_bytes = bytes;
     o.dedup = dedup;
     o.dedup_min_items = 0;

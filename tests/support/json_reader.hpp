@@ -1,8 +1,8 @@
-// Reading gperft's --json output and JSON test data in the tests, through
+// Reading perftide's --json output and JSON test data in the tests, through
 // nlohmann-json: a strict parser (it refuses invalid JSON and invalid UTF-8),
 // so every test that reads output also checks that the output is valid.
 // Values are handed to the tests as a small tree whose numbers keep their
-// digits as text, so 64-bit counts compare exactly (gperft writes counts
+// digits as text, so 64-bit counts compare exactly (perftide writes counts
 // past 2^53 as strings, which stay text as well).
 #pragma once
 

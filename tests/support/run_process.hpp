@@ -1,4 +1,4 @@
-// Runs the gperft binary through the shell and captures its exit status,
+// Runs the perftide binary through the shell and captures its exit status,
 // stdout and stderr, for tests of the command-line behaviour.
 #pragma once
 
@@ -35,7 +35,7 @@ inline std::string slurp(const std::string& path) {
 
 // `command` is shell text (arguments already quoted as needed).
 inline ProcessResult run_shell(const std::string& command) {
-    const std::string base = "/tmp/gperft_test_" + std::to_string(getpid());
+    const std::string base = "/tmp/perftide_test_" + std::to_string(getpid());
     const std::string full = command + " >" + base + ".out 2>" + base + ".err";
     const int raw = std::system(full.c_str());
     ProcessResult r;
@@ -47,7 +47,7 @@ inline ProcessResult run_shell(const std::string& command) {
     return r;
 }
 
-inline ProcessResult run_gperft(const std::string& args) { return run_shell(std::string(GPERFT_BINARY) + " " + args); }
+inline ProcessResult run_perftide(const std::string& args) { return run_shell(std::string(PERFTIDE_BINARY) + " " + args); }
 
 // The lines of `text`, without their ends.
 inline std::vector<std::string> lines_of(const std::string& text) {
@@ -70,16 +70,16 @@ inline void wait_for_lines(const std::string& path, int lines) {
     }
 }
 
-// Starts gperft with `args` (shell words) in the background, its stdout to
+// Starts perftide with `args` (shell words) in the background, its stdout to
 // the file `out` and its stderr to fd `err` (-1: to `out` too), for tests
 // that signal it; the caller waits for it (waitpid).
-inline pid_t spawn_gperft(const std::string& args, const std::string& out, int err = -1) {
+inline pid_t spawn_perftide(const std::string& args, const std::string& out, int err = -1) {
     const pid_t pid = fork();
     if (pid == 0) {
         const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(fd, 1);
         dup2(err < 0 ? fd : err, 2);
-        execl("/bin/sh", "sh", "-c", ("exec " + std::string(GPERFT_BINARY) + " " + args).c_str(), (char*)nullptr);
+        execl("/bin/sh", "sh", "-c", ("exec " + std::string(PERFTIDE_BINARY) + " " + args).c_str(), (char*)nullptr);
         _exit(127);
     }
     return pid;

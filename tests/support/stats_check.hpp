@@ -29,7 +29,7 @@ struct StatsTable {
     std::vector<PublishedRow> rows;
 };
 
-inline std::string data_path(const std::string& file) { return std::string(GPERFT_TEST_DATA) + "/" + file; }
+inline std::string data_path(const std::string& file) { return std::string(PERFTIDE_TEST_DATA) + "/" + file; }
 
 // A Grand Chess Tree results file: every numeric column of every depth >= 1.
 inline StatsTable read_gct_table(const std::string& file) {
@@ -39,7 +39,7 @@ inline StatsTable read_gct_table(const std::string& file) {
         PublishedRow row;
         row.depth = std::stoi(r["depth"].text);
         if (row.depth == 0) continue;
-        for (const gperft::StatColumn& c : gperft::stat_columns())
+        for (const perftide::StatColumn& c : perftide::stat_columns())
             if (r.has(c.key)) row.cells[c.key] = *chess::parse_u128(r[c.key].text);
         t.rows.push_back(row);
     }
@@ -85,12 +85,12 @@ inline int check_stats_table(const StatsTable& t, double max_nodes) {
     for (const PublishedRow& r : t.rows)
         if (double(r.cells.at("nodes")) <= max_nodes) depth = std::max(depth, r.depth);
     if (depth == 0) return 0;
-    const auto computed = gperft::cpu_perft_stats(chess::parse_fen(t.fen), depth, 0);
+    const auto computed = perftide::cpu_perft_stats(chess::parse_fen(t.fen), depth, 0);
     int compared = 0;
     for (const PublishedRow& r : t.rows) {
         if (r.depth > depth) continue;
         for (const auto& [key, expected] : r.cells)
-            EXPECT_EQ(chess::to_string(gperft::stat_column(key).value(computed[r.depth - 1])),
+            EXPECT_EQ(chess::to_string(perftide::stat_column(key).value(computed[r.depth - 1])),
                       chess::to_string(expected))
                 << t.name << " depth " << r.depth << " column " << key;
         ++compared;

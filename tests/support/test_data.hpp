@@ -13,7 +13,7 @@
 
 // ply -> distinct positions (OEIS A083276), as decimal text.
 inline std::map<int, std::string> distinct_positions_per_ply() {
-    std::ifstream f(std::string(GPERFT_TEST_DATA) + "/unique/a083276.txt");
+    std::ifstream f(std::string(PERFTIDE_TEST_DATA) + "/unique/a083276.txt");
     std::map<int, std::string> rows;
     for (std::string line; std::getline(f, line);) {
         if (line.empty() || line[0] == '#') continue;
@@ -26,8 +26,8 @@ inline std::map<int, std::string> distinct_positions_per_ply() {
     return rows;
 }
 
-inline std::vector<gperft::SuiteEntry> cpw_positions() {
-    return gperft::read_suite_file(std::string(GPERFT_TEST_DATA) + "/perft/cpw_positions.epd");
+inline std::vector<perftide::SuiteEntry> cpw_positions() {
+    return perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/perft/cpw_positions.epd");
 }
 
 // The published perft(depth) of `fen`, as decimal text.

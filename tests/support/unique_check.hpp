@@ -16,7 +16,7 @@
 #include "frontier/frontier.hpp"
 
 inline std::map<int, uint64_t> a083276() {
-    std::ifstream in(std::string(GPERFT_TEST_DATA) + "/unique/a083276.txt");
+    std::ifstream in(std::string(PERFTIDE_TEST_DATA) + "/unique/a083276.txt");
     std::map<int, uint64_t> terms;
     for (std::string line; std::getline(in, line);) {
         if (line.empty() || line[0] == '#') continue;
