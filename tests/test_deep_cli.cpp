@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "chess/io/count_text.hpp"
@@ -88,6 +89,28 @@ TEST(DeepCli, KilledRunResumesToTheExactTotal) {
     EXPECT_EQ(json_field(again.out, "nodes"), start_count(6));
     EXPECT_EQ(json_field(again.out, "units_resumed"), json_field(again.out, "units"));
     std::remove(out.c_str());
+}
+
+// A journal written before the program was renamed perftide (its header
+// says gperft-journal; 150 of 400 units done) resumes to the exact total, is
+// appended to under its old header, and a new journal gets the new name.
+TEST(DeepCli, AJournalFromBeforeTheRenameResumes) {
+    Journal j;
+    const std::string old = slurp(std::string(PERFTIDE_TEST_DATA) + "/journal/before_rename_perft_d5.journal");
+    ASSERT_TRUE(old.starts_with("gperft-journal ")) << "the fixture is not a journal of the old name";
+    std::ofstream(j.path) << old;
+    const std::string args = "perft --depth 5 --backend cpu --threads 1 --split 2 --quiet --json --journal " + j.path;
+    const auto r = run_perftide(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(json_field(r.out, "nodes"), start_count(5));
+    EXPECT_EQ(json_field(r.out, "units_resumed"), "150");
+    EXPECT_EQ(json_field(r.out, "units"), "400");
+    const std::string after = slurp(j.path);
+    EXPECT_TRUE(after.starts_with(old)) << "the old journal's lines must stay as they were";
+    EXPECT_EQ(count_lines(after), 1 + 400);
+    std::remove(j.path.c_str());
+    ASSERT_EQ(run_perftide(args).status, 0);
+    EXPECT_TRUE(slurp(j.path).starts_with("perftide-journal ")) << slurp(j.path);
 }
 
 // SIGINT or SIGTERM during a journaled run: the message names the journal

@@ -479,6 +479,31 @@ TEST(UniqueCli, LastPlyCountedByKeyEqualsItsPositions) {
 
 }  // namespace
 
+// A journal written before the program was renamed perftide (its header
+// says gperft-journal; two of four passes done) resumes to the counts of an
+// uninterrupted run, and its header is kept as it was.
+TEST(UniqueCli, AJournalFromBeforeTheRenameResumes) {
+    const std::string journal = "/tmp/perftide_unique_old_journal_" + std::to_string(getpid());
+    const std::string old = slurp(std::string(PERFTIDE_TEST_DATA) + "/journal/before_rename_unique_d4.journal");
+    ASSERT_TRUE(old.starts_with("gperft-journal ")) << "the fixture is not a journal of the old name";
+    std::ofstream(journal) << old;
+    const std::string args = "unique --depth 4 --passes 4 --threads 1 --backend cpu --json";
+    const auto plain = run_perftide(args);
+    const auto resumed = run_perftide(args + " --journal " + journal);
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_EQ(plies_of(resumed.out), plies_of(plain.out));
+    EXPECT_EQ(testjson::parse(resumed.out)["passes_resumed"].text, "2");
+    const std::string after = slurp(journal);
+    EXPECT_TRUE(after.starts_with(old)) << "the old journal's lines must stay as they were";
+    EXPECT_EQ(count_lines(after), 1 + 4 * 12);
+    // A new journal is written under the new name.
+    std::remove(journal.c_str());
+    ASSERT_EQ(run_perftide(args + " --journal " + journal).status, 0);
+    EXPECT_TRUE(slurp(journal).starts_with("perftide-journal ")) << slurp(journal);
+    std::remove(journal.c_str());
+}
+
 // The last ply's passes are journaled: a run killed with SIGKILL and run
 // again with the same arguments gives the counts of an uninterrupted run,
 // without redoing the passes it had finished.

@@ -16,6 +16,20 @@ namespace perftide {
 
 namespace {
 
+// Journals written before the program was renamed perftide open with
+// OLD_JOURNAL_MAGIC; they resume as they are (their header and units stay
+// valid), and every new journal is written with JOURNAL_MAGIC.
+constexpr std::string_view JOURNAL_MAGIC = "perftide-journal";
+constexpr std::string_view OLD_JOURNAL_MAGIC = "gperft-journal";
+
+bool is_journal_magic(std::string_view word) { return word == JOURNAL_MAGIC || word == OLD_JOURNAL_MAGIC; }
+
+// Whether text opens with a journal header's magic word and a space.
+bool opens_with_magic(std::string_view text) {
+    const size_t space = text.find(' ');
+    return space != std::string_view::npos && is_journal_magic(text.substr(0, space));
+}
+
 uint32_t fnv1a(std::string_view s) {
     uint32_t h = 2166136261u;
     for (unsigned char c : s) h = (h ^ c) * 16777619u;
@@ -58,7 +72,7 @@ void check_header(const std::string& payload, const JournalHeader& expect, const
     if (stats) in >> k_fen;
     std::string fen;
     std::getline(in >> std::ws, fen);
-    if (magic != "perftide-journal" || k_depth != "depth" || k_split != "split" || k_seed != "seed" ||
+    if (!is_journal_magic(magic) || k_depth != "depth" || k_split != "split" || k_seed != "seed" ||
         k_units != "units" || k_fen != "fen")
         throw JournalError(where + " is not a perftide journal header");
     auto differs = [&](const char* field, const std::string& found, const std::string& wanted) {
@@ -129,7 +143,7 @@ std::string journal_line(std::string_view payload) {
 }
 
 std::string header_payload(const JournalHeader& h) {
-    return "perftide-journal " + std::to_string(h.version) + " depth " + std::to_string(h.depth) + " split " +
+    return std::string(JOURNAL_MAGIC) + " " + std::to_string(h.version) + " depth " + std::to_string(h.depth) + " split " +
            std::to_string(h.split) + " seed " + hex(h.seed, 16) + " units " + std::to_string(h.units) +
            (h.stats ? " stats" : "") + " fen " + h.fen;
 }
@@ -137,7 +151,10 @@ std::string header_payload(const JournalHeader& h) {
 std::string unit_payload(const JournalUnit& u) {
     std::string text =
         "unit " + std::to_string(u.index) + " " + hex(u.fingerprint, 16) + " " + std::to_string(u.remaining);
-    for (const chess::u128& c : u.tally) text += " " + chess::to_string(c);
+    for (const chess::u128& c : u.tally) {
+        text += ' ';
+        text += chess::to_string(c);
+    }
     return text;
 }
 
@@ -150,7 +167,7 @@ JournalContents read_journal(std::string_view text, const JournalHeader& expect,
         if (nl == std::string_view::npos) break;  // a torn tail, or nothing
         const std::string where = name + " line " + std::to_string(line_no);
         // A first line that is not a journal header at all: another file.
-        if (line_no == 1 && !text.starts_with("perftide-journal "))
+        if (line_no == 1 && !opens_with_magic(text))
             throw JournalError(name +
                                " is not a perftide journal (its first line is not a journal header); refusing to "
                                "read or overwrite it");
