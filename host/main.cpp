@@ -14,15 +14,40 @@
 
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
+#include "commands/manual.hpp"
 #include "journal/journal.hpp"
 #include "dist/session.hpp"
 #include "frontier/frontier.hpp"
 #include "gpu/gpu_perft.hpp"
 #include "inputs/suite.hpp"
+#include "output/build_info.hpp"
 
 using namespace perftide::cli;
 
 namespace {
+
+// The options that say what this program is rather than run a command:
+// --version [--json], and the hidden --man-page and --bash-completion that
+// the build installs.
+struct About {
+    bool version = false, json = false, man = false, completion = false;
+    bool asked() const { return version || man || completion; }
+    std::string text(const CLI::App& app) const {
+        const perftide::BuildInfo b = perftide::build_info();
+        if (man) return man_page(app, b.version);
+        if (completion) return bash_completion(app);
+        return json ? perftide::version_json(b) : perftide::version_text(b);
+    }
+};
+
+// The flags write into `about` while the app parses.
+void add_about_options(CLI::App& app, About& about) {
+    auto* version = app.add_flag("--version", about.version,
+                                 "Print the version, commit, compilers and build features, then exit");
+    app.add_flag("--json", about.json, "With --version: print it as one JSON object")->needs(version);
+    app.add_flag("--man-page", about.man, "Print the manual page (roff)")->group("");
+    app.add_flag("--bash-completion", about.completion, "Print the bash completion script")->group("");
+}
 
 // The subcommands that run on several ranks (the others refuse under a
 // launcher rather than run K copies of themselves).
@@ -94,7 +119,8 @@ int report(const std::exception_ptr& thrown, const perftide::dist::Session& s) {
 
 int run(int argc, char** argv, const perftide::dist::Session& session) {
     CLI::App app{"perftide: GPU-accelerated perft and position analyzer"};
-    app.set_version_flag("--version", "perftide 0.1.0");
+    About about;
+    add_about_options(app, about);
     const std::vector<Command> commands = {setup_perft(app),   setup_suite(app),   setup_analyze(app), setup_unique(app),
                                            setup_verify(app),  setup_compare(app), setup_perftree(app),
                                            setup_uci(app),     setup_bench(app)};
@@ -102,9 +128,13 @@ int run(int argc, char** argv, const perftide::dist::Session& session) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (session.rank() != 0) return e.get_exit_code() == 0 ? EXIT_OK : EXIT_BAD_INPUT;  // rank 0 says it
-        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help
         app.exit(e);
         return EXIT_BAD_INPUT;
+    }
+    if (about.asked()) {
+        if (session.rank() == 0) std::cout << about.text(app);
+        return EXIT_OK;
     }
     try {
         for (const Command& c : commands) {
