@@ -78,7 +78,7 @@ TEST(San, ReadsWhatPgnWritersWrite) {
 
 TEST(San, RefusesWhatNamesNoOneLegalMove) {
     const std::string start = chess::START_FEN;
-    for (const std::string& bad : {"", "e5", "Nf4", "O-O", "Ke2", "xx", "e8=Q", "Qd4", "Nd2=Q", "e9", "Z4"})
+    for (const char* bad : {"", "e5", "Nf4", "O-O", "Ke2", "xx", "e8=Q", "Qd4", "Nd2=Q", "e9", "Z4"})
         EXPECT_THROW(san(start, bad), std::invalid_argument) << bad;
     const std::string two_knights = "4k3/8/8/8/8/8/8/2N1K1N1 w - - 0 1";
     try {
@@ -145,7 +145,7 @@ TEST(PgnReader, BrokenGamesAreNamedAndReadingGoesOn) {
 
 // Every game python-chess wrote ends where python-chess says it ends.
 TEST(PgnReplay, FinalPositionsAreThoseOfPythonChess) {
-    for (const std::string& name : {"random_games", "famous_games"}) {
+    for (const std::string name : {"random_games", "famous_games"}) {
         const auto games = games_in(data(name + ".pgn"));
         std::ifstream fens(data(name + ".fens"));
         size_t n = 0;

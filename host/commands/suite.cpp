@@ -43,7 +43,10 @@ std::string text_row(const std::string& verdict, const std::string& id, const st
 
 std::string depth_list(const std::vector<int>& depths) {
     std::string s;
-    for (int d : depths) s += (s.empty() ? "" : ",") + std::to_string(d);
+    for (int d : depths) {
+        if (!s.empty()) s += ',';
+        s += std::to_string(d);
+    }
     return s;
 }
 
@@ -78,7 +81,7 @@ chess::u128 count(const chess::Position& root, int depth, const SuiteOptions& o)
     DeepOptions d;
     d.backend = o.backend;
     d.threads = o.threads;
-    return perft_at_depth(root, depth, d).nodes;
+    return count_perft(root, depth, d).nodes;
 }
 
 // A lower bound on perft(root, depth) that costs one perft(LEAF): the

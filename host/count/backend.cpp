@@ -27,7 +27,9 @@ const char* to_string(Backend backend) {
 }
 
 std::string not_a_backend(std::string_view name) {
-    return "'" + std::string(name) + "' is not a backend: use cpu, gpu or auto";
+    std::string text = "'";
+    text += name;
+    return text + "' is not a backend: use cpu, gpu or auto";
 }
 
 Backend resolve_backend(Backend requested) {
