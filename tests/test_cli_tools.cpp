@@ -58,6 +58,29 @@ TEST(PerftFile, WritesJsonLinesAndEpdSuites) {
     std::remove(in.c_str());
 }
 
+// Every front end counts as `perft` does: bare kings to depth 30 take
+// `perft` a fraction of a second through its tables, and would take hours
+// counted plainly. perftree and perft --file answer too, with its count
+// (each run under `timeout`, so that a plain count fails instead of hanging).
+TEST(PerftFile, EveryFrontEndCountsDeepAsPerftDoes) {
+    const std::string fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1";
+    const auto perft = run_shell("timeout 60 " + std::string(PERFTIDE_BINARY) + " perft --backend cpu --quiet --depth 30 --fen " +
+                                 shell_quote(fen));
+    ASSERT_EQ(perft.status, 0) << perft.err;
+    const std::string count = perft.out.substr(perft.out.rfind(' ') + 1);
+    const auto tree = run_shell("timeout 60 " + std::string(PERFTIDE_BINARY) + " perftree --backend cpu 30 " + shell_quote(fen));
+    ASSERT_EQ(tree.status, 0) << tree.err;
+    const auto tree_lines = lines_of(tree.out);
+    ASSERT_FALSE(tree_lines.empty());
+    EXPECT_EQ(tree_lines.back() + "\n", count);
+    const std::string in = temp(".kings");
+    std::ofstream(in) << fen << "\n";
+    const auto file = run_shell("timeout 120 " + std::string(PERFTIDE_BINARY) + " perft --backend cpu --quiet --depth 30 --file " + in);
+    ASSERT_EQ(file.status, 0) << file.err;
+    EXPECT_EQ(testjson::parse(file.out)["nodes"].text + "\n", count);
+    std::remove(in.c_str());
+}
+
 TEST(PerftFile, BadLinesAreNamedAndTheRestCounted) {
     const std::string in = temp(".bad");
     std::ofstream(in) << chess::START_FEN << "\nnot a position\n";

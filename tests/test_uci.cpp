@@ -208,6 +208,51 @@ TEST(Uci, IsreadyIsAnsweredAndStopEndsACount) {
     EXPECT_EQ(next.back(), "Nodes searched: 400");
 }
 
+// A count below the tables (the start position to depth 30 never ends) is
+// stopped at any table size: the recursion under the table looks at the
+// request, so `Nodes searched: none` comes within a second of `stop`.
+TEST(Uci, StopEndsATableCountWithinASecond) {
+    for (const std::string hash : {"1", "default"}) {
+        Session s;
+        s.send("setoption name Threads value 1");
+        s.send("setoption name Backend value cpu");
+        if (hash != "default") s.send("setoption name Hash value " + hash);
+        s.send("go perft 30");
+        std::this_thread::sleep_for(std::chrono::seconds(2));  // well inside the recursion by now
+        const auto sent = Clock::now();
+        s.send("stop");
+        const auto stopped = s.until("Nodes searched:", 10);
+        const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+        ASSERT_FALSE(stopped.empty()) << "Hash " << hash << ": no answer to stop";
+        EXPECT_EQ(stopped.back(), "Nodes searched: none") << "Hash " << hash << "\n" << joined(stopped);
+        EXPECT_LT(seconds, 1.0) << "Hash " << hash << ": the stop took " << seconds << " s";
+        s.send(WAITED_COUNT);  // the engine reads on and counts through the tables exactly
+        const auto next = s.until("Nodes searched:", 120);
+        ASSERT_FALSE(next.empty());
+        EXPECT_EQ(next.back(), WAITED_NODES) << "Hash " << hash;
+    }
+}
+
+// bench runs as a go does: isready is answered at once while it counts, and
+// a stop ends it without its line.
+TEST(Uci, IsreadyIsAnsweredDuringBench) {
+    Session s;
+    s.send("setoption name Threads value 1");
+    s.send("bench");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    s.send("isready");
+    const auto ready = s.until("readyok", 2);
+    ASSERT_EQ(ready, std::vector<std::string>{"readyok"}) << joined(ready);
+    s.send("stop");
+    const auto stopped = s.until("info string bench", 10);
+    ASSERT_FALSE(stopped.empty());
+    EXPECT_EQ(stopped.back(), "info string bench: stopped, no result");
+    s.send("go perft 2");
+    const auto next = s.until("Nodes searched:", 60);
+    ASSERT_FALSE(next.empty());
+    EXPECT_EQ(next.back(), "Nodes searched: 400");
+}
+
 // Stockfish counts `go perft` before it reads the next line, so scripts send
 // quit right behind the go: the count finishes and prints, then the process
 // ends.

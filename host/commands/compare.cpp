@@ -11,6 +11,7 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
+#include "deep/deep_perft.hpp"
 #include "uci_client/uci_engine.hpp"
 #include "output/json.hpp"
 #include "output/progress.hpp"
@@ -83,7 +84,10 @@ private:
     Counts ours(const chess::Position& p, int depth) const {
         Progress bar(0, 0, true, -1, "subtrees");
         Counts c;
-        for (const auto& [m, n] : run_perft(p, depth, o_.backend, o_.threads, &bar).divide)
+        DeepOptions deep;
+        deep.backend = o_.backend;
+        deep.threads = o_.threads;
+        for (const auto& [m, n] : count_perft(p, depth, deep, &bar).divide)
             c[chess::move_to_uci(m, p.chess960)] = n;
         return c;
     }

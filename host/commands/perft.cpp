@@ -173,7 +173,9 @@ int run_perft_file(const PerftOptions& o) {
             continue;
         }
         std::vector<chess::u128> counts;
-        for (int d = 1; d <= o.depth; ++d) counts.push_back(run_perft(root, d, backend, o.deep.threads).nodes);
+        DeepOptions deep = o.deep;
+        deep.backend = backend;
+        for (int d = 1; d <= o.depth; ++d) counts.push_back(count_perft(root, d, deep).nodes);
         bar.finish();
         if (o.epd) {
             const std::string full = chess::to_fen(root, o.notation);

@@ -6,6 +6,7 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
+#include "deep/deep_perft.hpp"
 
 namespace perftide::cli {
 namespace {
@@ -21,7 +22,10 @@ struct PerftreeOptions {
 
 int run_perftree_command(const PerftreeOptions& o) {
     const chess::Position root = position_from(o.fen, o.moves, o.chess960);
-    const PerftResult r = run_perft(root, o.depth, o.backend, o.threads);
+    DeepOptions deep;
+    deep.backend = o.backend;
+    deep.threads = o.threads;
+    const PerftResult r = count_perft(root, o.depth, deep);
     std::string out;
     for (const auto& [m, n] : sorted_divide(r, root)) out += m + " " + chess::to_string(n) + "\n";
     std::cout << out << "\n" << chess::to_string(r.nodes) << std::endl;

@@ -84,7 +84,7 @@ struct UciState {
 // cannot wait for it (as Stockfish answers them while its search runs).
 class Inbox {
    public:
-    // The input thread: while a go is pending, answers isready at once and
+    // The input thread: while a go (or bench) is pending, answers isready at once and
     // turns stop into a stop request; queues every other line (quit
     // included, to be taken after the go's answer). A bare `perft N` is
     // queued as `go perft N`. True for a quit that follows a stop request.
@@ -98,7 +98,7 @@ class Inbox {
         if (busy && cmd == "stop") StopScope::request(), stop_requested_ = true;
         if (busy && cmd == "isready") emit("readyok\n");
         else if (!(busy && cmd == "stop")) lines_.push_back(std::move(line));
-        gos_ += cmd == "go";
+        gos_ += cmd == "go" || cmd == "bench";
         ready_.notify_all();
         return stop_requested_ && cmd == "quit";
     }
@@ -242,7 +242,7 @@ PerftResult count(const UciState& st, int depth) {
         d.host_hash_mb = 0;
         d.split = split_within(st.position, depth, d.backend, st.hash_mb);
     }
-    return perft_at_depth(st.position, depth, d);
+    return count_perft(st.position, depth, d);
 }
 
 void go(const UciState& st, std::istringstream& in) {
@@ -310,10 +310,14 @@ void new_game(UciState& st) {
 
 // Stockfish's bench: the fixed workload of `perftide bench`, on the Threads
 // option's threads (one where it was not set, as `perftide bench`), its line
-// as `perftide bench` prints it. It runs to its end, as Stockfish's does.
-void bench(const UciState& st) {
+// as `perftide bench` prints it. Answered as a go is: isready is answered
+// while it runs, and a stop ends it without a line.
+void bench(const UciState& st, Inbox& inbox) {
+    Inbox::Answering answering(inbox);
     try {
         emit(bench_line(run_bench(st.threads ? st.threads : 1)) + "\n");
+    } catch (const Stopped&) {
+        info("bench: stopped, no result");
     } catch (const std::exception& e) {
         info(e.what());
     }
@@ -336,7 +340,7 @@ bool answer(UciState& st, const std::string& line, Inbox& inbox) {
     else if (cmd == "position") position(st, in);
     else if (cmd == "go") answer_go(st, in, inbox);
     else if (cmd == "d") display(st);
-    else if (cmd == "bench") bench(st);
+    else if (cmd == "bench") bench(st, inbox);
     else if (cmd == "quit") return false;
     else if (cmd != "stop" && cmd != "ponderhit" && cmd != "debug" && cmd != "register")  // nothing to stop
         info("unknown command: '" + cmd + "'");

@@ -267,9 +267,9 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
     return d;
 }
 
-PerftResult perft_at_depth(const Position& root, int depth, DeepOptions o) {
+PerftResult count_perft(const Position& root, int depth, DeepOptions o, Progress* progress) {
     o.backend = resolve_backend(o.backend);
-    if (depth < deep_threshold(o.backend)) return run_perft(root, depth, o.backend, o.threads);
+    if (depth < deep_threshold(o.backend)) return run_perft(root, depth, o.backend, o.threads, progress);
     return run_deep_perft(root, depth, o).perft;
 }
 

@@ -104,10 +104,13 @@ void fill_unit_result(DeepResult& d, const chess::Position& root, const WorkUnit
 // split), CountOverflow; never returns a partial count.
 DeepResult run_deep_perft(const chess::Position& root, int depth, const DeepOptions& o);
 
-// perft(depth) of root with its divide as `perft` counts it by default: plainly
-// below the backend's deep_threshold, through the deep engine (tables, work
-// units, o's table size) from it. For the commands that count many depths
-// (suite, uci). Throws as run_deep_perft does.
-PerftResult perft_at_depth(const chess::Position& root, int depth, DeepOptions o);
+// The one way a front end counts perft(depth) of root with its divide, as
+// `perft` does by default: plainly below the backend's deep_threshold (drawing
+// `progress`), through the deep engine from it (tables, work units, o's
+// table sizes, and o.progress for its own bar). Used by perft (and perft
+// --file), suite, compare, perftree, uci and the Python module, so that one
+// count costs the same behind each. Throws as run_deep_perft does, and
+// Stopped when a stop is requested (run_stop.hpp).
+PerftResult count_perft(const chess::Position& root, int depth, DeepOptions o, Progress* progress = nullptr);
 
 }  // namespace perftide

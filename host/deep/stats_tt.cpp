@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "base/run_stop.hpp"
 #include "chess/perft.hpp"
 #include "chess/slot_check.hpp"
 #include "count/cpu_perft.hpp"
@@ -92,8 +93,11 @@ struct Context {
 template <Color Us, class T>
 void node(const Position& p, const Key128& k, int depth, const Context& cx, BasicPerftStats<T>& out);
 
+// A stop request is looked at before each node's children are counted, as
+// in tt_perft.cpp: it throws Stopped, so no row of a stopped subtree is stored.
 template <Color Us, class T>
 void children(const Position& p, const Key128& k, int depth, const Context& cx, BasicPerftStats<T>& sum) {
+    throw_if_stop_requested();
     MoveList list;
     generate_moves<Us>(p, cx.at, list);
     Key128 child_keys[MAX_MOVES];

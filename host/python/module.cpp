@@ -110,7 +110,10 @@ nb::object perft(const std::string& fen, int depth, const std::string& moves, bo
     const chess::Position root = position_from(fen, moves, chess960);
     const Backend b = backend_of(backend);
     const int t = threads_of(threads);
-    const PerftResult r = run([&] { return run_perft(root, depth, b, t); });
+    DeepOptions deep;
+    deep.backend = b;
+    deep.threads = t;
+    const PerftResult r = run([&] { return count_perft(root, depth, deep); });
     if (!divide) return to_int(r.nodes);
     nb::dict d;
     for (const auto& [move, n] : sorted_divide(r, root)) d[nb::str(move.c_str())] = to_int(n);

@@ -259,3 +259,47 @@ def test_ctrl_c_interrupts_a_long_call():
     out, _ = child.communicate(timeout=30)
     assert time.monotonic() - start < 3, "the interrupt took too long"
     assert out.split() == ["interrupted", "197281"], "the call after the interrupt counts normally"
+
+
+BARE_KINGS = "8/8/8/8/8/8/8/K1k5 w - - 0 1"
+
+
+def run_child(code, timeout):
+    """Runs code in a fresh interpreter; its stdout lines, or a failure when it runs past timeout."""
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the call did not return within %d s" % timeout)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
+def test_perft_counts_deep_as_the_command_line_does():
+    # Depth 30 of bare kings: the command line answers through its tables in
+    # a fraction of a second; counted plainly it would take hours.
+    binary = os.environ.get("PERFTIDE_BINARY")
+    if not binary:
+        pytest.skip("PERFTIDE_BINARY is not set")
+    cli = subprocess.run([binary, "perft", "--fen", BARE_KINGS, "--depth", "30", "--backend", "cpu", "--quiet"],
+                         capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 0, cli.stderr
+    expected = cli.stdout.split()[-1]
+    got = run_child("import perftide\nprint(perftide.perft(%r, 30, backend='cpu'))" % BARE_KINGS, 60)
+    assert got == [expected]
+
+
+def test_ctrl_c_interrupts_table_statistics():
+    code = ("import perftide\n"
+            "print('go', flush=True)\n"
+            "try:\n"
+            "    perftide.stats('startpos', 12, threads=1, hash_mib=64)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "go\n"
+    time.sleep(2)  # well inside the table recursion by now
+    start = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert time.monotonic() - start < 1.5, "the interrupt took too long"
+    assert out.split() == ["interrupted"]
