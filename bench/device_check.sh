@@ -52,18 +52,22 @@
 #                                 the small-arena test, duplicate removal (start
 #                                 perft 6), the tables (perft 6 --split 2 --hash
 #                                 64) and statistics rows with tables (perft
-#                                 --stats 5 --split 2 --hash 64); last, since a
-#                                 sanitizer can wedge a GPU (measured ~1 s each)
-# All of them together need about 410 s: at the default 300 the later ones
-# may be skipped; DEVICE_CHECK_BUDGET=540 (with a device call's timeout_s of
-# 600) runs them all. A sanitizer that is missing or cannot attach is
+#                                 --stats 5 --split 2 --hash 64); last, so that a
+#                                 sanitizer's fault or hang costs no other step
+#                                 (memcheck measured 1 s and 0 s)
+# The estimates add up to about 410 s. They err on the safe side (the steps
+# measured on the H200 took well under theirs), and each step is weighed
+# against the time actually left, so at the default 300 s the later steps
+# get what the earlier ones left unused; DEVICE_CHECK_BUDGET=540 (with a
+# device call's timeout_s of 600) leaves room for every step. A sanitizer that is missing or cannot attach is
 # "skipped" with its reason, not a failure. Perft 12: bench/device_deep.sh.
 #
 # Host mode (DEVICE_CHECK_HOST=1, or when nvidia-smi finds no GPU): every step
 # runs on the host pipeline standing in for the device (PERFTIDE_HOST_GPU=1)
 # at small sizes (perft 4-6, unique ply 5, two gpu tests run from their
-# binary; a few seconds in all), so that the commands, logs, JSON and packing are exercised without
-# a GPU; the sanitizer steps run their commands without the sanitizer unless
+# binary; a few seconds in all), with the build in DEVICE_CHECK_BUILD, so
+# that its commands, logs, JSON and packing are exercised without a GPU; the
+# sanitizer steps run their commands without the sanitizer unless
 # DEVICE_CHECK_SANITIZER names one. tests/device/check_device_script.py runs
 # it this way in CI.
 #
@@ -71,7 +75,7 @@
 # DEVICE_CHECK_BUILD (build folder, default build), DEVICE_CHECK_SKIP_BUILD=1
 # (reuse it), DEVICE_CHECK_HOST=1, DEVICE_CHECK_SANITIZER (path).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 BUDGET=${DEVICE_CHECK_BUDGET:-300}
 ARCH=${DEVICE_CHECK_ARCH:-90}
@@ -99,7 +103,7 @@ left() { echo $(( BUDGET - $(elapsed) )); }
 
 json_str() {  # a JSON string literal of $1
   local s
-  s=$(printf '%s' "$1" | tr -d '\000-\010\013-\037')
+  s=$(printf '%s' "$1" | LC_ALL=C tr -cd '\11\12\40-\176')  # printable ASCII, tabs, newlines
   s=${s//\\/\\\\}
   s=${s//\"/\\\"}
   s=${s//$'\n'/\\n}
@@ -188,6 +192,7 @@ record() {  # record NAME STATUS SECONDS ESTIMATE LIMIT REASON RESULT_JSON
     said=$(printf '%s' "$7" | sed -n 's/.*"headline": "\([^"]*\)".*/\1/p')
     [ -z "$said" ] && said=$6
   fi
+  said=${said//$'\n'/ }
   lines+=("$(printf '  %-26s %-11s %6s s  %s' "$1" "$2" "$3" "${said:0:90}")")
   last_status=$2
   [ "$2" = failed ] && failures=$((failures + 1))  # an interrupted step is not its own failure
