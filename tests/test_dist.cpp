@@ -200,6 +200,38 @@ TEST(DistLaunch, EnvironmentNamesTheLauncherAndRank) {
     EXPECT_FALSE(world().distributed());  // tests run without a launcher
 }
 
+// The local rank comes from the launcher's environment, so that a rank's GPU
+// is chosen before MPI starts (a CUDA-aware MPI fixes the devices in MPI_Init).
+TEST(DistLaunch, LocalRankFromTheLauncherChoosesTheGpuBeforeMpiStarts) {
+    {
+        EnvVar a("OMPI_COMM_WORLD_SIZE", "4"), b("OMPI_COMM_WORLD_RANK", "3"), c("OMPI_COMM_WORLD_LOCAL_RANK", "1");
+        EXPECT_EQ(launch_from_env().local_rank, 1);
+    }
+    {
+        EnvVar a("PMI_SIZE", "8"), b("PMI_RANK", "6"), c("MPI_LOCALRANKID", "2");
+        EXPECT_EQ(launch_from_env().local_rank, 2);
+    }
+    {
+        EnvVar a("PMIX_RANK", "5"), b("SLURM_LOCALID", "3");
+        EXPECT_EQ(launch_from_env().local_rank, 3);
+    }
+    {
+        EnvVar a("OMPI_COMM_WORLD_SIZE", "2"), b("OMPI_COMM_WORLD_RANK", "1");
+        EXPECT_EQ(launch_from_env().local_rank, -1);  // not said: chosen from the node's ranks after MPI starts
+    }
+    {
+        EnvVar v("CUDA_VISIBLE_DEVICES", "GPU-aaaa,GPU-bbbb,GPU-cccc");
+        choose_gpu(4, 0);
+        EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "GPU-bbbb");
+    }
+    {
+        EnvVar v("CUDA_VISIBLE_DEVICES", nullptr);
+        choose_gpu(5, 4);
+        EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "1");
+        unsetenv("CUDA_VISIBLE_DEVICES");
+    }
+}
+
 TEST(DistLaunch, EachLocalRankGetsOneGpu) {
     EXPECT_EQ(gpu_for_local_rank(0, nullptr, 4), "0");
     EXPECT_EQ(gpu_for_local_rank(5, nullptr, 4), "1");

@@ -286,6 +286,33 @@ TEST(UniqueFrontier, ExpansionNeverWritesOutsideAParentsSlots) {
     }
 }
 
+// The next ply's vector outgrows its reservation only by grown_capacity's
+// quarter steps: appended in uneven passes (one pass ten times the others),
+// with a reservation that was too small, the capacity ends within a quarter
+// of the frontier and the copy at any growth holds at most 2.25x of it, where
+// a doubling vector held 3x (old buffer plus twice as much).
+TEST(UniqueFrontier, TheNextPlyGrowsByQuartersNotByDoubling) {
+    using frontier::detail::grown_capacity;
+    const uint64_t reserved = 1000;  // the estimate: a tenth of what comes
+    uint64_t size = 0, capacity = reserved, peak = 0;
+    for (int pass = 0; pass < 16; ++pass) {
+        const uint64_t n = pass == 7 ? 6000 : 270;
+        if (size + n > capacity) {
+            const uint64_t grown = grown_capacity(capacity, size + n);
+            EXPECT_GE(grown, size + n);
+            peak = std::max(peak, capacity + grown);  // both buffers during the copy
+            capacity = grown;
+        }
+        size += n;
+    }
+    EXPECT_EQ(size, 15u * 270u + 6000u);
+    EXPECT_LE(double(capacity), 1.25 * double(size) + 1);
+    EXPECT_LE(double(peak), 2.25 * double(size) + 1);
+    EXPECT_EQ(grown_capacity(0, 5), 5u);
+    EXPECT_EQ(grown_capacity(800, 801), 1000u);
+    EXPECT_EQ(grown_capacity(800, 5000), 5000u);
+}
+
 // A pass of the pipeline makes exactly its own children: for 1, 2, 3 and 8
 // passes, the children counted and made for pass p are those whose key of
 // men and side, computed from the made child, falls in p; each parent's

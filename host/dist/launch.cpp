@@ -41,7 +41,15 @@ LaunchInfo launch_from_env() {
         l.launched = true;
         l.size = -1;
     }
+    for (const char* name :
+         {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID"})
+        if (l.launched && read_int(name, l.local_rank)) break;
     return l;
+}
+
+void choose_gpu(int local_rank, int device_count) {
+    const auto gpu = gpu_for_local_rank(local_rank, std::getenv("CUDA_VISIBLE_DEVICES"), device_count);
+    if (gpu) setenv("CUDA_VISIBLE_DEVICES", gpu->c_str(), 1);
 }
 
 std::optional<std::string> gpu_for_local_rank(int local_rank, const char* visible_devices, int device_count) {

@@ -21,7 +21,11 @@ struct LaunchInfo {
     bool launched = false;
     int rank = 0;
     int size = 1;
+    int local_rank = -1;  // this rank's place on its node, where the launcher says it (-1: not said)
 };
+// Open MPI's, PMI's and PMIx's variables for the rank and size; the local
+// rank from OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID (MPICH, Intel MPI),
+// SLURM_LOCALID (srun), PMI_LOCAL_RANK or PALS_LOCAL_RANKID.
 LaunchInfo launch_from_env();
 
 // The CUDA_VISIBLE_DEVICES value that gives the rank with this local
@@ -29,6 +33,12 @@ LaunchInfo launch_from_env();
 // when one is set (srun --gpus-per-task), else local rank mod the number of
 // devices. No value when there is no GPU to choose.
 std::optional<std::string> gpu_for_local_rank(int local_rank, const char* visible_devices, int device_count);
+// Gives this rank its GPU (CUDA_VISIBLE_DEVICES, by gpu_for_local_rank)
+// when the job has several ranks; `device_count` counts the node's GPUs.
+// Called before MPI starts where the launcher names the local rank: a
+// CUDA-aware MPI initialises the driver in MPI_Init, after which the
+// variable is no longer read (every rank would land on the first GPU).
+void choose_gpu(int local_rank, int device_count);
 
 // The session could not start (MPI missing from this build, or MPI failed).
 struct LaunchError : std::runtime_error {

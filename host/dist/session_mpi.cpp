@@ -64,7 +64,12 @@ Message wait_message(const Session& s, int source) {
 Session::Session() : impl_(std::make_unique<Impl>()) {}
 
 Session::Session(int& argc, char**& argv) : impl_(std::make_unique<Impl>()) {
-    if (!launch_from_env().launched) return;
+    const LaunchInfo launch = launch_from_env();
+    if (!launch.launched) return;
+    // The GPU is chosen before MPI starts wherever the launcher names the
+    // local rank (see choose_gpu); otherwise from the node's ranks below.
+    const bool chosen = launch.size != 1 && launch.local_rank >= 0;
+    if (chosen) choose_gpu(launch.local_rank, detail::nvidia_device_files());
     int provided = 0;
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         throw LaunchError("MPI could not be initialised");
@@ -80,10 +85,7 @@ Session::Session(int& argc, char**& argv) : impl_(std::make_unique<Impl>()) {
     MPI_Comm_free(&node);
     hosts_ = gather_hosts(impl_->comm, size_);
     detail::register_world(this);
-    if (size_ > 1) {
-        const auto gpu = gpu_for_local_rank(local_rank_, std::getenv("CUDA_VISIBLE_DEVICES"), detail::nvidia_device_files());
-        if (gpu) setenv("CUDA_VISIBLE_DEVICES", gpu->c_str(), 1);
-    }
+    if (size_ > 1 && !chosen) choose_gpu(local_rank_, detail::nvidia_device_files());
 }
 
 Session::~Session() {

@@ -5,6 +5,9 @@
 #include <thrust/system/cuda/vector.h>
 
 #include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 #include "frontier/frontier_impl.cuh"
 #include "gpu/gpu_perft.hpp"
@@ -30,12 +33,35 @@ struct QuietFreeAllocator : thrust::cuda::allocator<T> {
     void deallocate(typename base::pointer p, std::size_t) noexcept { (void)cudaFree(thrust::raw_pointer_cast(p)); }
 };
 
+// The temporary buffers of Thrust's algorithms (sort, scan, reduce_by_key)
+// come from this allocator for the same reason: with plain
+// thrust::cuda::par they are freed by a noexcept deallocator that throws
+// after a device fault, which ends in std::terminate (exit 134) instead of
+// the fault's message and exit 3. A failed allocation throws bad_alloc (out
+// of memory) or the CUDA error it met.
+struct QuietTempAllocator {
+    using value_type = char;
+    char* allocate(std::ptrdiff_t bytes) {
+        void* p = nullptr;
+        const cudaError_t e = cudaMalloc(&p, size_t(bytes));
+        if (e == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError();  // not sticky: clear it
+            throw std::bad_alloc();
+        }
+        if (e != cudaSuccess)
+            throw std::runtime_error(std::string("CUDA error in a Thrust temporary buffer: ") + cudaGetErrorString(e));
+        return static_cast<char*>(p);
+    }
+    void deallocate(char* p, std::size_t) noexcept { (void)cudaFree(p); }
+};
+
 struct CudaSystem {
     template <class T>
     using vector = thrust::cuda::vector<T, QuietFreeAllocator<T>>;
     template <class F>
     static auto dispatch(size_t, F&& f) {
-        return f(thrust::cuda::par);
+        QuietTempAllocator temp;
+        return f(thrust::cuda::par(temp));
     }
 };
 

@@ -206,6 +206,7 @@ class Pipeline : public Expander {
                                      std::to_string(1 << MAX_PARTITION_BITS) + " passes");
             Vec<Position> next;
             Vec<uint64_t> next_counts;
+            if (!last) reserve(next, next_counts, uint64_t(expected));  // as check_fit counted it
             Tally sum;
             bool fits = true;
             const uint32_t shares = uint32_t(1) << bits;
@@ -235,7 +236,9 @@ class Pipeline : public Expander {
     }
 
     // Refuses a ply whose parents (with counts and offsets) and expected
-    // next frontier do not fit the capacity beside the working budget.
+    // next frontier (reserved at that size before the first pass, grown a
+    // quarter at a time past it: grown_capacity) do not fit the capacity
+    // beside the working budget.
     void check_fit(uint64_t parents, double expected_next) const {
         if (!capacity_) return;
         constexpr double ENTRY = double(sizeof(Position) + sizeof(uint64_t));
@@ -327,9 +330,17 @@ class Pipeline : public Expander {
         return distinct;
     }
 
+    static void reserve(Vec<Position>& pos, Vec<uint64_t>& cnt, uint64_t n) {
+        pos.reserve(n);
+        cnt.reserve(n);
+    }
+
+    // Appends n records, growing dst by grown_capacity (not by resize's
+    // doubling) when they do not fit.
     static void append_records(Vec<Position>& dst, Vec<uint64_t>& dst_counts, const Vec<Position>& src,
                                const Vec<uint64_t>& src_counts, uint64_t n) {
         const uint64_t at = dst.size();
+        if (at + n > dst.capacity()) reserve(dst, dst_counts, grown_capacity(dst.capacity(), at + n));
         dst.resize(at + n);
         dst_counts.resize(at + n);
         Sys::dispatch(n, [&](auto pol) { return thrust::copy(pol, src.begin(), src.begin() + n, dst.begin() + at); });
