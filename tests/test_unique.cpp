@@ -506,6 +506,29 @@ TEST(UniqueCli, LastPlyCountedByKeyEqualsItsPositions) {
 
 }  // namespace
 
+// Bare kings past ply 17: a position's multiplicity outgrows the last
+// ply's keyed 34-bit entries (the run used to end in "internal error"), so
+// its pass is made again with whole entries. Every ply equals the kept
+// count (--reach keeps the last ply's positions), the last ply's paths are
+// perft's, and the GPU pipeline on the host agrees.
+TEST(UniqueCli, MultiplicitiesPastTheKeyedEntryAreExact) {
+    const std::string fen = shell_quote("8/8/8/8/8/8/8/K1k5 w - - 0 1");
+    const std::string args = "unique --depth 19 --json --fen " + fen;
+    const auto counted = run_perftide(args + " --backend cpu");
+    const auto kept = run_perftide(args + " --backend cpu --reach startpos");
+    const auto gpu = run_shell("PERFTIDE_HOST_GPU=1 " + std::string(PERFTIDE_BINARY) + " " + args + " --backend gpu");
+    const auto perft = run_perftide("perft --backend cpu --quiet --json --depth 19 --fen " + fen);
+    ASSERT_EQ(counted.status, 0) << counted.err;
+    ASSERT_EQ(kept.status, 0) << kept.err;
+    ASSERT_EQ(gpu.status, 0) << gpu.err;
+    ASSERT_EQ(perft.status, 0) << perft.err;
+    EXPECT_EQ(plies_of(counted.out), plies_of(kept.out));
+    EXPECT_EQ(plies_of(counted.out), plies_of(gpu.out));
+    const testjson::Value plies = testjson::parse(counted.out)["plies"];
+    ASSERT_EQ(plies.items.size(), 20u);
+    EXPECT_EQ(plies.items[19]["paths"].text, testjson::parse(perft.out)["nodes"].text);
+}
+
 // A journal written before the program was renamed perftide (its header
 // says gperft-journal; two of four passes done) resumes to the counts of an
 // uninterrupted run, and its header is kept as it was.

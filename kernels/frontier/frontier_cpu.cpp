@@ -22,6 +22,10 @@
 // found when the child is made. Two of the ply's positions are merged
 // wrongly only if they share those bits and their pass: for ply 9's 9.2e9
 // positions in one pass a chance below 3 in 10 million (each pair 2^-87).
+// Its multiplicities take 34 bits: a pass where one outgrows them (bare
+// kings past ply 17) is run again with whole 32-byte entries, whose 64-bit
+// multiplicities every kept ply uses too. A position reached by 2^64 or
+// more paths is refused (std::invalid_argument, exit 2), never wrapped.
 #include <fcntl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -35,6 +39,7 @@
 #include <future>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -68,7 +73,9 @@ struct Entry {
 
     bool empty() const { return !key.occupied; }
     bool same(const Entry& o) const { return key == o.key; }
+    // False when the multiplicity would pass 2^64 - 1 (it then stays).
     bool merge(const Entry& o) {
+        if (count > UINT64_MAX - o.count) return false;
         count += o.count;
         return true;
     }
@@ -132,7 +139,8 @@ class Table {
    public:
     uint64_t size() const { return size_; }
     uint64_t bytes() const { return cap_ * sizeof(E); }
-    // Whether a multiplicity outgrew its entry (KeyEntry::MAX_COUNT).
+    // Whether a multiplicity outgrew its entry (KeyEntry::MAX_COUNT, or
+    // 2^64 - 1 for Entry).
     bool overflowed() const { return overflow_; }
 
     // An empty table of `cap` slots.
@@ -443,9 +451,8 @@ class CpuExpander : public Expander {
             PlyCounts counts;
             bool fits = true;
             for (int pass = 0; fits && pass < passes; ++pass)
-                fits = keep ? run_pass<Entry>(uint32_t(pass), uint32_t(passes), expected / passes, room, &next, &counts)
-                            : run_pass<KeyEntry>(uint32_t(pass), uint32_t(passes), expected / passes, room, nullptr,
-                                                 &counts);
+                fits = keep ? kept_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, &next, &counts)
+                            : last_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, &counts);
             if (!fits) continue;  // a pass outgrew its room: split finer
             ratio_.record(counts.distinct, children);
             if (keep) frontier_.swap(next.entries), file_ = std::move(next.file);
@@ -467,7 +474,7 @@ class CpuExpander : public Expander {
                 continue;
             }
             PlyCounts t;
-            if (!run_pass<KeyEntry>(uint32_t(pass), uint32_t(passes), expected / passes, room, nullptr, &t))
+            if (!last_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, &t))
                 throw BudgetTooSmall("pass " + std::to_string(pass) + " of " + std::to_string(passes) +
                                      " outgrew --memory " + mib(budget_) +
                                      "; the journal keeps its pass count: give more memory, or start a new journal");
@@ -580,6 +587,10 @@ class CpuExpander : public Expander {
             for (uint64_t p = a; p < b; ++p) {
                 if constexpr (std::is_same_v<E, KeyEntry>) {
                     t.tables[p].for_each([&](const KeyEntry& e) { tally(sum, e.classes(), e.count()); });
+                } else if (!next) {  // the last ply in whole entries
+                    t.tables[p].for_each([&](const Entry& e) {
+                        tally(sum, classes_of(chess::unpack(e.key, chess960_), at_), e.count);
+                    });
                 } else {
                     Entry* to = next->file ? (out.resize(t.tables[p].size()), out.data()) : &next->entries[at + offset[p]];
                     t.tables[p].for_each([&](const Entry& e) { *to++ = e; });
@@ -593,10 +604,14 @@ class CpuExpander : public Expander {
         });
     }
 
+    // How a pass ended: collected, its tables outgrew `room` (split finer),
+    // or a multiplicity outgrew its entry (nothing collected).
+    enum class PassEnd { Done, OutgrewRoom, CountOverflow };
+
     // One pass: the children in its key range merged in the tables, then
-    // collected. False when the tables outgrew `room`.
+    // collected (appended to next, or tallied into counts when next is null).
     template <class E>
-    bool run_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, Next* next, PlyCounts* counts) {
+    PassEnd run_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, Next* next, PlyCounts* counts) {
         uint32_t partitions = 16;
         while (partitions < MAX_PARTITIONS && expected / partitions > double(PARTITION_ENTRIES)) partitions *= 2;
         // Slots for the expected children at the planned load: a table grows
@@ -617,13 +632,36 @@ class CpuExpander : public Expander {
                 [&](PassBuffer<E>& out) { out.flush_all(t); });
         });
         ply_done_ += parents();
-        if (t.over()) return false;
+        if (t.over()) return PassEnd::OutgrewRoom;
         for (const Table<E>& table : t.tables)
-            if (table.overflowed())
-                throw std::runtime_error("unique: a position of this ply is reached by more than " +
-                                         std::to_string(KeyEntry::MAX_COUNT) + " move paths, more than its entry holds");
+            if (table.overflowed()) return PassEnd::CountOverflow;
         collect(t, next, counts);
-        return true;
+        return PassEnd::Done;
+    }
+
+    // A pass of a kept ply: false when it outgrew its room.
+    bool kept_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, Next* next, PlyCounts* counts) {
+        const PassEnd end = run_pass<Entry>(pass, passes, expected, room, next, counts);
+        if (end == PassEnd::CountOverflow) refuse_count();
+        return end == PassEnd::Done;
+    }
+
+    // A pass of the last ply: keyed entries, and whole ones (64-bit
+    // multiplicities) again where a multiplicity outgrew the keyed 34 bits.
+    // False when it outgrew its room.
+    bool last_pass(uint32_t pass, uint32_t passes, double expected, uint64_t room, PlyCounts* counts) {
+        const PassEnd keyed = run_pass<KeyEntry>(pass, passes, expected, room, nullptr, counts);
+        if (keyed != PassEnd::CountOverflow) return keyed == PassEnd::Done;
+        ply_done_ -= parents();  // the pass is made again
+        const PassEnd whole = run_pass<Entry>(pass, passes, expected, room, nullptr, counts);
+        if (whole == PassEnd::CountOverflow) refuse_count();
+        return whole == PassEnd::Done;
+    }
+
+    [[noreturn]] static void refuse_count() {
+        throw std::invalid_argument(
+            "a position of this ply is reached by more than 18446744073709551615 (2^64 - 1) move paths, more than "
+            "unique's multiplicities hold: give a smaller --depth");
     }
 
     uint64_t budget_;

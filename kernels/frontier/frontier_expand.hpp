@@ -80,6 +80,15 @@ struct ExpandFn {
     }
 };
 
+// A parent's paths to its children: its multiplicity times its children
+// (offsets prefix-summed over every move), in double: for the bound on a
+// ply's paths that 64-bit multiplicities must stay under.
+struct PathsFn {
+    const uint64_t* counts;
+    const uint64_t* offsets;
+    CHESS_HD double operator()(uint64_t i) const { return double(counts[i]) * double(offsets[i + 1] - offsets[i]); }
+};
+
 // The capacity a frontier vector grows to when a ply's records outrun it:
 // a quarter more (at least what is needed), never a doubling. The next ply
 // is reserved up front for its expected size; should it outgrow that, the

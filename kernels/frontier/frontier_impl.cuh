@@ -12,6 +12,10 @@
 // are compared field by field, never by hash alone.
 #pragma once
 
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
 #include <thrust/copy.h>
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
@@ -192,6 +196,7 @@ class Pipeline : public Expander {
         Vec<uint64_t> offsets;
         std::vector<uint64_t> host_offsets;
         const uint64_t children = share_offsets(level, PassShare{}, offsets, host_offsets);
+        check_paths(level, counts, offsets);
 
         // Passes for the expected distinct children (DistinctRatio, with a
         // margin); a pass that overflows anyway restarts the ply with twice
@@ -233,6 +238,25 @@ class Pipeline : public Expander {
             counts.swap(next_counts);
             return;
         }
+    }
+
+    // Multiplicities and tallies here are 64-bit: a ply of 2^63 or more
+    // paths (its sum, in double, with room for rounding) is refused before it
+    // is made, so that none can wrap. The CPU engine holds such plies (its
+    // multiplicities are checked one by one).
+    void check_paths(const Vec<Position>& level, const Vec<uint64_t>& counts, const Vec<uint64_t>& offsets) const {
+        const uint64_t n = level.size();
+        const PathsFn paths{thrust::raw_pointer_cast(counts.data()), thrust::raw_pointer_cast(offsets.data())};
+        const double total = Sys::dispatch(n, [&](auto pol) {
+            return thrust::transform_reduce(pol, thrust::counting_iterator<uint64_t>(0),
+                                            thrust::counting_iterator<uint64_t>(n), paths, 0.0, thrust::plus<double>());
+        });
+        if (total < 9223372036854775808.0) return;
+        char about[32];
+        std::snprintf(about, sizeof about, "%.3g", total);
+        throw std::invalid_argument(std::string("the next ply has about ") + about +
+                                    " move paths, 2^63 or more, more than the GPU pipeline's 64-bit "
+                                    "multiplicities are sure to hold: count it with --backend cpu");
     }
 
     // Refuses a ply whose parents (with counts and offsets) and expected
