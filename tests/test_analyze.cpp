@@ -286,10 +286,12 @@ TEST(AnalyzeCli, JsonHasEveryField) {
     const auto r = run_perftide("analyze --json --fen " + shell_quote("8/8/8/8/8/8/8/KB5k w - - 0 1"));
     ASSERT_EQ(r.status, 0) << r.err;
     const testjson::Value v = testjson::parse(r.out);
-    for (const char* f : {"fen", "legal", "problems", "check", "checkmate", "stalemate", "moves",
+    for (const char* f : {"fen", "legal", "static_checks", "problems", "check", "checkmate", "stalemate", "moves",
                           "insufficient_material", "white_can_mate", "black_can_mate", "dead"})
         EXPECT_TRUE(v.has(f)) << f;
-    EXPECT_TRUE(v["legal"].boolean);
+    // No static check finds a contradiction, and nothing proves it reachable.
+    EXPECT_EQ(v["legal"].kind, testjson::Value::Null);
+    EXPECT_EQ(v["static_checks"].text, "pass");
     EXPECT_EQ(v["moves"].text, "9");
     EXPECT_EQ(v["insufficient_material"].kind, testjson::Value::Bool);
     EXPECT_FALSE(v["white_can_mate"].boolean);
@@ -300,11 +302,35 @@ TEST(AnalyzeCli, IllegalPositionsAreReportedNotRefused) {
     const auto r = run_perftide("analyze --json --fen " + shell_quote("k7/8/8/8/8/8/8/KK6 w - - 0 1"));
     ASSERT_EQ(r.status, 0) << r.err;
     const testjson::Value v = testjson::parse(r.out);
+    EXPECT_EQ(v["legal"].kind, testjson::Value::Bool);
     EXPECT_FALSE(v["legal"].boolean);
+    EXPECT_EQ(v["static_checks"].text, "fail");
     ASSERT_EQ(v["problems"].items.size(), 1u);
     EXPECT_EQ(v["problems"].items[0].text, "White has 2 kings, expected exactly one");
     EXPECT_EQ(v["moves"].kind, testjson::Value::Null);
     EXPECT_EQ(v["dead"].kind, testjson::Value::Null);
+}
+
+// `legal: true` only with a proof: the start position itself, or moves
+// given from it; a position that merely passes the static checks is
+// `legal: null` (a passing check is no proof that it can be reached).
+TEST(AnalyzeCli, LegalIsTrueOnlyWithAProof) {
+    const auto start = run_perftide("analyze --json --no-search --fen startpos");
+    const auto played = run_perftide("analyze --json --no-search --fen startpos --moves 'e2e4 e7e5 g1f3'");
+    const auto fen_only = run_perftide(
+        "analyze --json --no-search --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'");
+    for (const auto* r : {&start, &played, &fen_only}) ASSERT_EQ(r->status, 0) << r->err;
+    const testjson::Value s = testjson::parse(start.out), p = testjson::parse(played.out), f = testjson::parse(fen_only.out);
+    EXPECT_TRUE(s["legal"].boolean);
+    EXPECT_EQ(s["legal_proof"].text, "it is the start position");
+    EXPECT_TRUE(p["legal"].boolean);
+    EXPECT_EQ(p["legal_proof"].text, "the moves given lead to it from the start position");
+    EXPECT_EQ(p["fen"].text, f["fen"].text);  // the same position, given without its game
+    EXPECT_EQ(f["legal"].kind, testjson::Value::Null);
+    EXPECT_FALSE(f.has("legal_proof"));
+    EXPECT_EQ(f["static_checks"].text, "pass");
+    const auto text = run_perftide("analyze --no-search --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'");
+    EXPECT_NE(text.out.find("legal: not decided"), std::string::npos) << text.out;
 }
 
 TEST(AnalyzeCli, MovesAddRepetitionFields) {

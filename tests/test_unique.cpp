@@ -494,6 +494,12 @@ std::string plies_of(const std::string& json) {
 // as each child is made); kept (--reach), it is counted from the positions
 // themselves. Both agree on every class, with the journal's passes too.
 TEST(UniqueCli, LastPlyCountedByKeyEqualsItsPositions) {
+    const auto exact = run_perftide("unique --depth 4 --backend cpu --json --exact");
+    const auto keyed = run_perftide("unique --depth 4 --backend cpu --json");
+    ASSERT_EQ(exact.status, 0) << exact.err;
+    EXPECT_EQ(testjson::parse(exact.out)["last_ply_identity"].text, "positions");
+    EXPECT_EQ(testjson::parse(keyed.out)["last_ply_identity"].text, "zobrist 87 bits");
+    EXPECT_EQ(plies_of(exact.out), plies_of(keyed.out));
     const std::string kiwipete = "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'";
     for (const std::string& fen : {std::string("startpos"), kiwipete}) {
         const auto counted = run_perftide("unique --depth 4 --backend cpu --json --fen " + fen);
@@ -599,7 +605,7 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     EXPECT_NE(foreign.err.find("is not a perftide journal"), std::string::npos) << foreign.err;
     const auto emit = run_perftide("unique --depth 2 --emit mates /tmp/x --journal " + journal);
     EXPECT_EQ(emit.status, 2);
-    EXPECT_NE(emit.err.find("--journal cannot be combined with --reach, --emit or --dead"), std::string::npos)
+    EXPECT_NE(emit.err.find("--journal cannot be combined with --exact, --reach, --emit or --dead"), std::string::npos)
         << emit.err;
     std::remove(journal.c_str());
     std::remove(out.c_str());

@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "analysis/legality.hpp"
+#include "chess/identity.hpp"
+#include "chess/io/fen.hpp"
 #include "chess/stats.hpp"
 #include "frontier/frontier.hpp"
 #include "output/json.hpp"
@@ -74,7 +76,17 @@ std::string uci_line(const std::vector<Move>& moves, bool chess960) {
 
 std::string yes_no(const std::optional<bool>& v) { return !v ? "undefined" : *v ? "yes" : "no"; }
 
+bool is_start_position(const Position& p) {
+    static const Position start = chess::parse_fen(chess::START_FEN);
+    return chess::SamePosition{}(p, start);
+}
+
 }  // namespace
+
+void mark_reachable(PositionReport& r, const std::string& how) {
+    r.legal = true;
+    r.legal_proof = how;
+}
 
 PositionReport read_report(const std::string& fen, const Attacks& at) {
     PositionReport r;
@@ -88,7 +100,9 @@ PositionReport read_report(const std::string& fen, const Attacks& at) {
     }
     r.parsed = true;
     r.problems = legality_problems(reading, at);
-    r.legal = r.problems.empty();
+    if (!r.problems.empty()) r.legal = false;
+    else if (reading.refusals.empty() && is_start_position(reading.pos))
+        mark_reachable(r, "it is the start position");
     if (reading.kings_valid) r.insufficient_material = insufficient_material(reading.board);
     r.movegen = reading.refusals.empty();
     if (r.movegen) r.position = reading.pos;
@@ -178,7 +192,9 @@ std::string report_json(const PositionReport& r) {
     if (r.line) o.integer("line", r.line);
     if (!r.id.empty()) o.str("id", r.id);
     if (!r.comment.empty()) o.str("comment", r.comment);
-    o.str("fen", r.fen).boolean("legal", r.legal).raw("problems", json::strings(r.problems));
+    o.str("fen", r.fen).raw("legal", json_opt(r.legal));
+    if (r.legal && *r.legal) o.str("legal_proof", r.legal_proof);
+    o.str("static_checks", r.problems.empty() ? "pass" : "fail").raw("problems", json::strings(r.problems));
     o.raw("check", json_opt(r.check)).raw("checkmate", json_opt(r.checkmate)).raw("stalemate", json_opt(r.stalemate));
     o.raw("moves", json_opt(r.moves)).raw("insufficient_material", json_opt(r.insufficient_material));
     for (Color c : {WHITE, BLACK}) {
@@ -205,7 +221,11 @@ std::string report_text(const PositionReport& r) {
     std::ostringstream out;
     out << r.fen;
     if (r.line) out << "  (line " << r.line << (r.id.empty() ? "" : ", id " + r.id) << ")";
-    out << "\n  legal: " << (r.legal ? "yes" : "no") << "\n";
+    out << "\n  legal: "
+        << (!r.legal ? "not decided (no static check finds a contradiction; that does not prove it reachable)"
+            : *r.legal ? "yes (" + r.legal_proof + ")"
+                       : "no")
+        << "\n";
     for (const std::string& p : r.problems) out << "  problem: " << p << "\n";
     if (r.moves)
         out << "  check: " << yes_no(r.check) << ", checkmate: " << yes_no(r.checkmate)

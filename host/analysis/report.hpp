@@ -37,7 +37,13 @@ struct AnalyzeOptions {
 struct PositionReport {
     std::string fen;  // as given
     bool parsed = false;  // false: the text is not FEN, problems[0] says why
-    bool legal = false;   // parsed and no problem found
+    // Reachability from the start position: false where a static check
+    // proves the position illegal (problems says which); true only with a
+    // proof (legal_proof: the start position itself, or the moves given
+    // from it); empty where the checks find no contradiction, which does
+    // not prove the position can be reached.
+    std::optional<bool> legal;
+    std::string legal_proof;
     std::vector<std::string> problems;
     // Defined when move generation is (one king each, and none of parse_fen's
     // refusals); otherwise left empty.
@@ -58,6 +64,9 @@ struct PositionReport {
     chess::Position position{};  // usable when movegen is set
     bool open[2] = {false, false};  // can_mate[c] waits for the search
 };
+
+// Marks r reachable: the moves `how` lead to it from the start position.
+void mark_reachable(PositionReport& r, const std::string& how);
 
 // The text and legality part: parse, problems, insufficient material, and
 // the position when it is fit for move generation (movegen). Never throws:

@@ -8,6 +8,7 @@
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
+#include "chess/identity.hpp"
 #include "commands/cli.hpp"
 #include "pgn/compressed_input.hpp"
 #include "pgn/game_analysis.hpp"
@@ -87,10 +88,12 @@ void write(const analysis::PositionReport& r, bool json) {
 int analyze_one(const AnalyzeCommandOptions& o) {
     std::string fen = o.fen;
     std::optional<analysis::RepetitionReport> repetition;
+    bool from_start = false;  // the moves then prove the position reachable
     if (!o.moves.empty()) {
         const chess::FenReading reading = chess::read_fen(fen);
         if (!reading.refusals.empty())
             throw std::invalid_argument("--moves: cannot play moves from this position: " + reading.refusals.front());
+        from_start = chess::SamePosition{}(reading.pos, chess::parse_fen(chess::START_FEN));
         const auto game = analysis::play_line(reading.pos, o.moves);
         repetition = analysis::repetition_report(game);
         fen = chess::to_fen(game.back());
@@ -98,6 +101,8 @@ int analyze_one(const AnalyzeCommandOptions& o) {
     auto reports = analysis::analyze_batch({fen}, analyze_options(o, false), o.threads);
     if (!reports[0].parsed) throw chess::FenError(reports[0].problems.front());
     reports[0].repetition = repetition;
+    if (from_start && reports[0].problems.empty())
+        analysis::mark_reachable(reports[0], "the moves given lead to it from the start position");
     write(reports[0], o.json);
     return EXIT_OK;
 }

@@ -43,6 +43,7 @@ struct UniqueOptions {
     int passes = 1;
     std::string journal;
     std::string work_dir;
+    bool exact = false;  // the last ply kept and compared as whole positions
     std::vector<std::string> reach;
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
@@ -116,6 +117,7 @@ struct UniqueResult {
     std::vector<std::pair<std::string, uint64_t>> reached;
     std::string backend;
     std::optional<size_t> passes_resumed;  // with --journal: the last ply's passes found done
+    bool last_ply_kept = false;            // compared as whole positions, not by 87 bits of their keys
 };
 
 // One process alone takes every core by default, a rank its share.
@@ -183,11 +185,11 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
     bool gpu = false;
     frontier::Frontier final_part;
     // The last ply's positions are kept only for what needs them.
-    const bool keep_final = o.dead_search || !o.emit.empty() || !o.reach.empty();
+    const bool keep_final = o.exact || o.dead_search || !o.emit.empty() || !o.reach.empty();
     std::optional<UniqueJournal> journal;
     std::unique_ptr<frontier::PassLog> rank_log;  // under a launcher: the rank's passes of the last ply
     if (!o.journal.empty()) {
-        if (keep_final) throw std::invalid_argument("--journal cannot be combined with --reach, --emit or --dead");
+        if (keep_final) throw std::invalid_argument("--journal cannot be combined with --exact, --reach, --emit or --dead");
         // Under a launcher each rank journals its own passes, in FILE.rank<R>.
         const std::string path = s.distributed() ? o.journal + ".rank" + std::to_string(s.rank()) : o.journal;
         const std::string fen = chess::to_fen(root, o.notation);
@@ -212,6 +214,7 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
         const std::unique_ptr<frontier::Expander> expander = make_expander(s, o, gpu, log, &bar);
         r.plies = dist::unique_over_ranks(s, *expander, root, o.depth, keep_final ? &final_part : nullptr, rank_log != nullptr);
     }
+    r.last_ply_kept = keep_final || gpu || o.depth == 0;  // the GPU pipeline merges whole positions
     finish(s, o, final_part, r);
     r.backend = dist::backend_over_ranks(s, gpu);
     return r;
@@ -229,7 +232,8 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
     }
     json::Object obj;
     obj.str("fen", chess::to_fen(root, o.notation)).integer("depth", o.depth).str("backend", r.backend);
-    obj.num("seconds", seconds).raw("plies", rows.text());
+    obj.num("seconds", seconds).str("last_ply_identity", r.last_ply_kept ? "positions" : "zobrist 87 bits");
+    obj.raw("plies", rows.text());
     if (o.dead_search) obj.cnt("dead_searched", r.searched_dead).cnt("dead_unknown", r.unknown);
     if (r.passes_resumed) obj.integer("passes_resumed", *r.passes_resumed);
     if (!r.reached.empty()) {
@@ -335,6 +339,9 @@ Command setup_unique(CLI::App& app) {
     sub->add_option("--emit", o->emit,
                     "KIND FILE: write the final ply's positions of KIND (mates, stalemates or dead) as 'FEN ; count' "
                     "lines (repeatable)");
+    sub->add_flag("--exact", o->exact,
+                  "Compare whole positions in the last ply too (it is kept: twice the memory of the 87-bit keys "
+                  "it is otherwise counted by)");
     sub->add_flag("--dead", o->dead_search,
                   "Run the helpmate search on the final ply's positions that the cheap tests leave open (slow)");
     return {sub, [o] { return run_unique_command(*o); }};
