@@ -253,7 +253,8 @@ int run_perft_command(PerftOptions o) {
 void add_deep_options(CLI::App& sub, PerftOptions& o) {
     std::vector<CLI::Option*> deep;
     deep.push_back(sub.add_option("--split", o.deep.split,
-                                  "Plies to the work units (0: none; default: chosen from depth and backend)")
+                                  "Plies to the work units (0: none, not with --journal; default: chosen from depth "
+                                  "and backend)")
                        ->check(CLI::Range(0, MAX_SPLIT)));
     deep.push_back(sub.add_option("--hash", o.deep.hash_mb,
                                   "Transposition table in MiB, the device's on the GPU (0: none; default: automatic)")
