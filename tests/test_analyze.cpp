@@ -352,7 +352,7 @@ TEST(AnalyzeCli, FileModeSkipsCommentsAndFlagsBadLines) {
     const auto r = run_perftide("analyze --json --file " + path);
     std::remove(path.c_str());
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("1 line(s) are not FEN; the first is line 4: FEN: 3 fields"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 line is not FEN; the first is line 4: FEN: 3 fields"), std::string::npos) << r.err;
     std::vector<testjson::Value> records;
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);) records.push_back(testjson::parse(line));

@@ -29,6 +29,7 @@
 #include "base/parallel.hpp"
 #include "output/text_table.hpp"
 #include "journal/unique_journal.hpp"
+#include "output/words.hpp"
 
 namespace perftide::cli {
 namespace {
@@ -200,8 +201,8 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
         const size_t done = journal->finished_count();
         r.passes_resumed = s.distributed() ? size_t(dist::sum_over_ranks(s, {done})[0]) : done;
         if (journal->passes())
-            std::fprintf(stderr, "perftide: resuming from journal %s: %zu of the last ply's %d passes done\n", path.c_str(),
-                         done, journal->passes());
+            std::fprintf(stderr, "perftide: resuming from journal %s: %zu of the last ply's %s done\n", path.c_str(),
+                         done, counted(journal->passes(), "pass", "passes").c_str());
         if (s.distributed()) rank_log = dist::make_rank_pass_log(s, *journal, o.passes);
     }
     std::optional<InterruptNote> note;
