@@ -83,7 +83,7 @@ frontier::Frontier pick(const frontier::Frontier& f, const std::vector<Class>& c
     return out;
 }
 
-// One "EPD ; count" line per position, in identity order (so the file
+// One "EPD ; paths" line per position, in identity order (so the file
 // does not depend on how the frontier was held or split).
 void write_emitted(const frontier::Frontier& f, const std::string& path, chess::CastlingNotation notation) {
     std::vector<size_t> order(f.positions.size());
@@ -334,8 +334,8 @@ Command setup_unique(CLI::App& app) {
     sub->add_option("--reach", o->reach, "Print how many move paths of length depth end in this position (repeatable)")
         ->transform(fen_validator());
     sub->add_option("--emit", o->emit,
-                    "KIND FILE: write the final ply's positions of KIND (mates, stalemates or dead) as 'FEN ; count' "
-                    "lines (repeatable)");
+                    "KIND FILE: write the final ply's positions of KIND (mates, stalemates or dead) as 'EPD ; paths' "
+                    "lines: the four EPD fields, then the number of move paths reaching the position (repeatable)");
     sub->add_flag("--dead", o->dead_search,
                   "Run the helpmate search on the final ply's positions that the cheap tests leave open (slow)");
     return {sub, [o] { return run_unique_command(*o); }};
