@@ -280,6 +280,24 @@ TEST(LineParsing, EpdOperationsAndSuiteCountsAreCut) {
     EXPECT_EQ(perftide::split_position_line("8/8/8/8/8/8/8/K6k w - - 0 1").first, "8/8/8/8/8/8/8/K6k w - - 0 1");
     EXPECT_EQ(perftide::split_position_line("8/8/8/8/8/8/8/K6k w - - ;D1 3").first, "8/8/8/8/8/8/8/K6k w - -");
     EXPECT_EQ(perftide::split_position_line("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";").first, "8/8/8/8/8/8/8/K6k w - -");
+    // "startpos", as --fen takes it, for every reader of position lines.
+    EXPECT_EQ(perftide::split_position_line("  startpos ;D1 20"),
+              (std::pair<std::string, std::string>{chess::START_FEN, ";D1 20"}));
+}
+
+// analyze --file reads a startpos line as perft --file does.
+TEST(AnalyzeCli, FileTakesAStartposLineAsPerftFileDoes) {
+    const std::string path = "/tmp/perftide_analyze_startpos_" + std::to_string(getpid()) + ".fen";
+    std::ofstream(path) << "startpos\n";
+    const auto perft = run_perftide("perft --file " + path + " --depth 1 --backend cpu");
+    EXPECT_EQ(perft.status, 0) << perft.err;
+    const auto r = run_perftide("analyze --json --no-search --file " + path);
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    const testjson::Value v = testjson::parse(lines_of(r.out).front());
+    EXPECT_EQ(v["fen"].text, chess::START_FEN);
+    EXPECT_TRUE(v["legal"].boolean);
+    EXPECT_EQ(v["moves"].text, "20");
+    std::remove(path.c_str());
 }
 
 TEST(AnalyzeCli, JsonHasEveryField) {
@@ -360,7 +378,7 @@ TEST(AnalyzeCli, FileModeSkipsCommentsAndFlagsBadLines) {
     const auto r = run_perftide("analyze --json --file " + path);
     std::remove(path.c_str());
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("1 line(s) are not FEN; the first is line 4: FEN: 3 fields"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 line is not FEN; the first is line 4: FEN: 3 fields"), std::string::npos) << r.err;
     std::vector<testjson::Value> records;
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);) records.push_back(testjson::parse(line));

@@ -99,7 +99,12 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliRefusal, testing::Values(
     BadInvocation{"perft --depth 31", "--depth"},
     BadInvocation{"suite /dev/null --max-depth 31", "--max-depth"},
     BadInvocation{"compare --engine x --depth 1 --timeout 0", "--timeout"},
-    BadInvocation{"frobnicate", "frobnicate"}), case_name);
+    BadInvocation{"frobnicate", "frobnicate"},
+    BadInvocation{"perft --depth 1 --threads abc", "--threads: 'abc' is not a number of threads"},
+    BadInvocation{"bench --threads 2x", "--threads: '2x' is not a number of threads"},
+    BadInvocation{"perft --depth 1 --progress nan", "--progress: 'nan' is not a number of seconds greater than 0"},
+    BadInvocation{"perft --depth 1 --progress inf", "--progress: 'inf' is not a number of seconds greater than 0"},
+    BadInvocation{"perft --depth 1 --progress 0", "--progress: '0' is not a number of seconds greater than 0"}), case_name);
 // clang-format on
 
 // Runs `perftide perftree 2 FEN "M1 M2"` and checks what it prints against

@@ -88,7 +88,7 @@ TEST(PerftFile, BadLinesAreNamedAndTheRestCounted) {
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(lines_of(r.out).size(), 1u) << r.out;
     EXPECT_TRUE(contains(r.err, in + " line 2: ")) << r.err;
-    EXPECT_TRUE(contains(r.err, "1 line(s) are not positions")) << r.err;
+    EXPECT_TRUE(contains(r.err, "1 line is not a position")) << r.err;
     EXPECT_EQ(run_perftide("perft --file " + in + " --depth 1 --divide").status, 2);
     EXPECT_EQ(run_perftide("perft --depth 1 --epd").status, 2);
     EXPECT_EQ(run_perftide("perft --file /nonexistent/x --depth 1").status, 2);
@@ -105,6 +105,13 @@ TEST(Suite, SkippedDepthsAreNamedNeverAPlainPass) {
     EXPECT_TRUE(contains(r.out, "checked depth 1,2; skipped depth 3")) << r.out;
     EXPECT_TRUE(contains(r.out, "0 passed, 1 partial (some depths skipped), 0 failed, 1 skipped")) << r.out;
     EXPECT_TRUE(contains(r.out, "2 depths checked, 2 skipped")) << r.out;
+    // A count of one in the singular.
+    const std::string one = temp(".one");
+    std::ofstream(one) << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n";
+    const auto single = run_perftide("suite --backend cpu " + one);
+    EXPECT_EQ(single.status, 0) << single.err;
+    EXPECT_TRUE(contains(single.out, " 1 position; 1 depth checked, 0 skipped")) << single.out;
+    std::remove(one.c_str());
     const auto j = run_perftide("suite --backend cpu --json --max-nodes 100 " + path);
     ASSERT_EQ(j.status, 0) << j.err;
     const auto rows = lines_of(j.out);

@@ -207,6 +207,22 @@ TEST(DeepCli, DefaultTableIsSizedFromThePositionAndDepth) {
     EXPECT_GT(std::stoll(json_field(start.out, "hash_mb")), 1) << start.out;
 }
 
+// --split 0 is the root alone, with no work units to journal: refused with
+// --journal (not run at another split), and no journal is written.
+TEST(DeepCli, SplitZeroWithAJournalIsRefused) {
+    const std::string journal = "/tmp/perftide_split0_" + std::to_string(getpid()) + ".journal";
+    std::remove(journal.c_str());
+    const auto r = run_perftide("perft --depth 3 --backend cpu --split 0 --quiet --journal " + journal);
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "--split 0 counts the root without work units")) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(::access(journal.c_str(), F_OK), 0) << "a journal was written";
+    const auto one = run_perftide("perft --depth 3 --backend cpu --split 1 --quiet --journal " + journal);
+    EXPECT_EQ(one.status, 0) << one.err;
+    EXPECT_TRUE(contains(one.out, "8902")) << one.out;
+    std::remove(journal.c_str());
+}
+
 TEST(DeepCli, BadDeepOptionsExitTwo) {
     for (const auto& [args, message] :
          std::vector<std::pair<std::string, std::string>>{{"perft --depth 3 --split 4 --backend cpu", "--split 4 is deeper than --depth 3"},

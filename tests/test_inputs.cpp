@@ -158,6 +158,14 @@ TEST(Inputs, SuiteFailureNamesItsLineWhateverTheIds) {
     std::remove(suite.c_str());
 }
 
+TEST(Inputs, SuiteWithTwoCountsForOneDepthIsBadInput) {
+    const std::string suite = file_with(".epd", KRK + " ;D1 15 ;D1 16\n");
+    const auto r = run_perftide("suite --backend cpu " + suite);
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "line 1: two counts for depth 1")) << r.err;
+    std::remove(suite.c_str());
+}
+
 TEST(Inputs, ParseSuiteNamesWhatItReads) {
     std::istringstream in("\n" + KRK + " ;D1 x\n");
     try {

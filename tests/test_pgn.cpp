@@ -143,6 +143,30 @@ TEST(PgnReader, BrokenGamesAreNamedAndReadingGoesOn) {
     EXPECT_TRUE(contains(g[2].error, "ends inside a {comment}")) << g[2].error;
 }
 
+// Import format lets a line hold several tag pairs: every one is read, and
+// a tag line that goes on with moves is refused rather than cut short.
+TEST(PgnReader, ReadsEveryTagPairOfALine) {
+    const auto g = games_of("[Event \"a\"] [Result \"1-0\"]\t[Termination \"Time forfeit\"] ; a comment\n"
+                            "[FEN \"3k2r1/8/8/8/8/8/8/3K4 w - - 0 1\"][SetUp \"1\"]\n\n1-0\n"
+                            "[Event \"b\"] 1. e4 *\n");
+    ASSERT_EQ(g.size(), 2u);
+    EXPECT_TRUE(g[0].error.empty()) << g[0].error;
+    EXPECT_EQ(g[0].tag("Event"), "a");
+    EXPECT_EQ(g[0].tag("Result"), "1-0");
+    EXPECT_EQ(g[0].tag("Termination"), "Time forfeit");
+    EXPECT_EQ(g[0].tag("FEN"), "3k2r1/8/8/8/8/8/8/3K4 w - - 0 1");
+    EXPECT_EQ(g[0].tag("SetUp"), "1");
+    EXPECT_TRUE(contains(g[1].error, "line 5: text after a tag pair")) << g[1].error;
+    // Through analyze --timeouts: the game with its tags on one line is lost on time.
+    const std::string path = "/tmp/perftide_pgn_tags_" + std::to_string(getpid()) + ".pgn";
+    std::ofstream(path) << "[Event \"a\"] [Result \"1-0\"] [Termination \"Time forfeit\"]\n"
+                           "[FEN \"3k2r1/8/8/8/8/8/8/3K4 w - - 0 1\"] [SetUp \"1\"]\n\n1-0\n";
+    const auto r = run_perftide("analyze --timeouts --pgn " + path);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "\n1 game read, 1 analysed, 1 lost on time")) << r.out;
+    std::remove(path.c_str());
+}
+
 // Every game python-chess wrote ends where python-chess says it ends.
 TEST(PgnReplay, FinalPositionsAreThoseOfPythonChess) {
     for (const std::string name : {"random_games", "famous_games"}) {

@@ -1,4 +1,7 @@
-// Published perft suites at shallow depths (every count up to 2 million).
+// Published perft suites at shallow depths (every count up to 2 million),
+// and the suite reader refusing what is not one count per depth.
+#include <sstream>
+
 #include "support/suite_check.hpp"
 
 constexpr double SHALLOW = 2e6;
@@ -38,4 +41,23 @@ TEST(Suites, PythonChessTricky) {
     int checked = 0;
     EXPECT_TRUE(check_suite("perft/tricky.perft", SHALLOW, &checked).empty());
     EXPECT_GT(checked, 30);
+}
+
+// Two counts for one depth are a malformed line (SuiteError, exit 2), named
+// by its line and the depth, in both formats; never a failed count.
+TEST(Suites, TwoCountsForOneDepthAreRefused) {
+    const std::string krk = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+    for (const auto& [text, line] : {std::pair<std::string, int>{"\n" + krk + " ;D1 15 ;D1 16\n", 2},
+                                     {krk + " ;D1 15 ;D2 66 ;D1 15\n", 1},
+                                     {"id x\nepd " + krk + "\nperft 1 15\nperft 1 16\n", 4}}) {
+        std::istringstream in(text);
+        try {
+            perftide::parse_suite(in, "suite file 'mine.epd'");
+            ADD_FAILURE() << "read: " << text;
+        } catch (const perftide::SuiteError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "suite file 'mine.epd' line " + std::to_string(line) + ": two counts for depth 1")
+                << text;
+        }
+    }
 }

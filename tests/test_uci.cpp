@@ -4,6 +4,7 @@
 // run-time errors as info strings, a line to wait for after every go.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 #include <sstream>
@@ -140,9 +141,67 @@ TEST(Uci, BadCommandsGetOneInfoLineAndTheEngineReadsOn) {
     EXPECT_EQ(l[4], "bestmove 0000");  // a GUI waiting for the end of its go gets one
     EXPECT_EQ(l[5], "info string setoption: 'many' is not a value of Threads");
     EXPECT_EQ(l[6], "info string setoption: no option 'Nonsense'");
-    EXPECT_EQ(l[7], "info string go perft: the depth must be a number from 0 to 30");
+    EXPECT_EQ(l[7], "info string go perft: the depth must be a number from 0 to 30, not '31'");
     EXPECT_EQ(l[8], "Nodes searched: none");
-    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 20\n\n")) << r.out;  // the start position, unchanged
+    // The last position was refused: no position to count, and no count.
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: none\n\n")) << r.out;
+    for (const auto& line : l) EXPECT_FALSE(Session::is_count(line)) << line;
+}
+
+// A refused position leaves no position (never the one before it) until a
+// good one arrives: go perft, perft and d say so, and nothing reads as a count.
+TEST(Uci, ARefusedPositionLeavesNoPositionToCount) {
+    for (const std::string& refused : {"position startpos moves e2e4 e2e4", "position fen not/a/fen w - - 0 1",
+                                       "position fen 8/8/8/8/8/8/8/K7 w - - 0 1", "position nonsense"}) {
+        const auto r = uci("position startpos moves e2e4\n" + refused + "\ngo perft 1\nperft 1\nd\nucinewgame\n"
+                           "setoption name UCI_Chess960 value true\ngo perft 1\nposition startpos\ngo perft 1\n");
+        ASSERT_EQ(r.status, 0) << r.err;
+        const auto l = lines_of(r.out);
+        ASSERT_GE(l.size(), 10u) << r.out;
+        EXPECT_TRUE(l[0].starts_with("info string position: ")) << refused << ": " << l[0];
+        EXPECT_TRUE(l[0].ends_with(" (no position until a good 'position')")) << refused << ": " << l[0];
+        for (size_t i : {1u, 4u, 8u}) {
+            EXPECT_TRUE(l[i].starts_with("info string go perft: no position (the last 'position' was refused: "))
+                << l[i];
+            EXPECT_EQ(l[i + 1], "Nodes searched: none");
+        }
+        EXPECT_TRUE(l[7].starts_with("info string d: no position")) << l[7];
+        for (size_t i = 0; i + 2 < l.size(); ++i) EXPECT_FALSE(Session::is_count(l[i])) << refused << ": " << l[i];
+        EXPECT_TRUE(r.out.ends_with("\n\nNodes searched: 20\n\n")) << refused << ": " << r.out;  // the good one
+    }
+}
+
+TEST(Uci, GoPerftTakesAWholeDepthAndNothingElse) {
+    const auto r = uci("go perft 1.5\ngo perft 3 extra\ngo perft\ngo perft -1\ngo perft 0x2\ngo perft 2\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "info string go perft: the depth must be a number from 0 to 30, not '1.5'\n"
+                                "Nodes searched: none\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "info string go perft: 'extra' after the depth (go perft takes only a depth)\n"
+                                "Nodes searched: none\n")) << r.out;
+    EXPECT_TRUE(
+        contains(r.out, "info string go perft: the depth must be a number from 0 to 30\nNodes searched: none\n"))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "not '-1'\nNodes searched: none\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "not '0x2'\nNodes searched: none\n")) << r.out;
+    EXPECT_FALSE(contains(r.out, ": 1\n")) << r.out;  // no divide of depth 1, nor of depth 3
+    EXPECT_FALSE(contains(r.out, "8902")) << r.out;
+    EXPECT_TRUE(r.out.ends_with("\nNodes searched: 400\n\n")) << r.out;
+}
+
+// The divide lines as perft --divide prints them: sorted by move text, so a
+// diff against a sorted Stockfish divide lines up.
+TEST(Uci, DivideLinesAreSortedAsPerftDivide) {
+    const std::string kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    const auto r = uci("position fen " + kiwi + "\ngo perft 2\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto divide = run_perftide("perft --depth 2 --divide --backend cpu --fen " + shell_quote(kiwi));
+    ASSERT_EQ(divide.status, 0) << divide.err;
+    std::vector<std::string> moves;
+    for (const auto& line : lines_of(r.out))
+        if (line.find(": ") == 4 || line.find(": ") == 5) moves.push_back(line);
+    ASSERT_EQ(moves.size(), 48u) << r.out;
+    EXPECT_TRUE(std::is_sorted(moves.begin(), moves.end())) << r.out;
+    EXPECT_EQ(r.out, divide.out + "\n");
 }
 
 // With Hash set, a deep count's work units are bounded by it too (a split

@@ -410,7 +410,9 @@ TEST(PackedPosition, RoundTripAndIdentity) {
 
 namespace {
 
-// The "FEN ; count" lines of an --emit file.
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// The "EPD ; paths" lines of an --emit file.
 std::map<std::string, uint64_t> read_emitted(const std::string& path) {
     std::map<std::string, uint64_t> out;
     std::ifstream in(path);
@@ -455,6 +457,36 @@ TEST(UniqueCli, EmitsMatesStalematesAndDeadPositions) {
     EXPECT_EQ(read_emitted(base + ".stale"), stalemates);
     EXPECT_EQ(read_emitted(base + ".dead"), dead);
     for (const char* ext : {".mates", ".stale", ".dead"}) std::remove((base + ext).c_str());
+}
+
+// --help says what --emit writes (the four EPD fields and the paths, as
+// read above), and docs/cli.md's synopsis names every option --help lists
+// (the shared --device, --device-memory and --progress are said once there).
+TEST(UniqueCli, HelpAndTheSynopsisSayWhatItTakes) {
+    const auto help = run_perftide("unique --help");
+    ASSERT_EQ(help.status, 0) << help.err;
+    EXPECT_TRUE(contains(help.out, "'EPD ; paths' lines")) << help.out;
+    EXPECT_FALSE(contains(help.out, "FEN ; count")) << help.out;
+    std::ifstream doc(std::string(PERFTIDE_TEST_DATA) + "/../../docs/cli.md");
+    std::string synopsis;
+    for (std::string line; std::getline(doc, line);)
+        if (line.starts_with("    perftide unique") || (!synopsis.empty() && line.starts_with("                  [")))
+            synopsis += line;
+        else if (!synopsis.empty())
+            break;
+    ASSERT_FALSE(synopsis.empty());
+    const std::set<std::string> shared{"--help", "--device", "--device-memory", "--progress"};
+    size_t options = 0;
+    for (const std::string& line : lines_of(help.out)) {
+        const size_t first = line.find_first_not_of(' '), at = line.find("--");
+        if (first == std::string::npos || line[first] != '-' || at == std::string::npos) continue;  // an option's line
+        const std::string option = line.substr(at, line.find_first_of(" ,", at) - at);
+        if (shared.count(option)) continue;
+        ++options;
+        EXPECT_TRUE(contains(synopsis, "[" + option) || contains(synopsis, " " + option))
+            << option << " in " << synopsis;
+    }
+    EXPECT_GT(options, 8u);
 }
 
 TEST(UniqueCli, ReachCountsPathsToAPosition) {

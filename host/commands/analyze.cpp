@@ -16,6 +16,7 @@
 #include "inputs/position_line.hpp"
 #include "output/json.hpp"
 #include "output/progress.hpp"
+#include "output/words.hpp"
 
 namespace perftide::cli {
 namespace {
@@ -37,7 +38,7 @@ int run_analyze_pgn(const pgn::PgnOptions& o) {
         top.raw("summary", pgn::summary_json(t, o.timeouts, seconds));
         std::cout << top.text() << std::endl;
     } else {
-        std::printf("\n%zu games read, %zu analysed", t.games, t.analysed);
+        std::printf("\n%s read, %zu analysed", counted(t.games, "game", "games").c_str(), t.analysed);
         if (o.timeouts) std::printf(", %zu lost on time, %zu unfair", t.timeouts, t.unfair);
         std::printf(", %zu skipped; %.1f s, %.0f positions/s\n", t.skipped, seconds,
                     seconds > 0 ? double(t.analysed) / seconds : 0);
@@ -151,7 +152,7 @@ int analyze_file(const AnalyzeCommandOptions& o) {
     bar.finish();
     std::cout.flush();
     if (malformed) {
-        error(name + ": " + std::to_string(malformed) + " line(s) are not FEN; the first is " + first_malformed);
+        error(name + ": " + counted(malformed, "line is", "lines are") + " not FEN; the first is " + first_malformed);
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;

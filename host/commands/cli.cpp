@@ -98,17 +98,49 @@ CLI::Validator positive_count_validator() {
         "N", "N");
 }
 
+// Before a Range: CLI11's Range lets NaN through (no comparison with it is
+// true) and answers a word with "not in range".
+CLI::Validator thread_count_validator() {
+    return CLI::Validator(
+        [](std::string& s) {
+            if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+                return "'" + s + "' is not a number of threads (a whole number from 1 to " +
+                       std::to_string(MAX_THREADS) + ")";
+            return std::string();
+        },
+        "T", "T");
+}
+
+namespace {
+
+CLI::Validator seconds_validator() {
+    return CLI::Validator(
+        [](std::string& s) {
+            char* end = nullptr;
+            const double v = std::strtod(s.c_str(), &end);
+            if (s.empty() || *end != '\0' || !std::isfinite(v) || !(v > 0))
+                return "'" + s + "' is not a number of seconds greater than 0";
+            return std::string();
+        },
+        "SECONDS", "SECONDS");
+}
+
+}  // namespace
+
 CLI::Option* add_progress_option(CLI::App& app) {
     return app
         .add_option_function<double>(
             "--progress", [](const double& s) { Progress::set_log_seconds(s); },
             "Without a terminal, write a progress line every SECONDS to stderr, for logs (default: none)")
+        ->check(seconds_validator())
         ->check(CLI::Range(0.1, 86400.0))
         ->option_text("SECONDS");
 }
 
 CLI::Option* add_threads_option(CLI::App& app, int& threads) {
-    return app.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, MAX_THREADS));
+    return app.add_option("-t,--threads", threads, "CPU threads (default: all cores)")
+        ->check(thread_count_validator())
+        ->check(CLI::Range(1, MAX_THREADS));
 }
 
 CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {

@@ -52,6 +52,10 @@ CLI::Validator seed_validator();
 // A finite number of nodes, at least 1 (1e9 and 1000000000 alike).
 CLI::Validator positive_count_validator();
 
+// A thread count written as a whole number (check it before its Range, which
+// calls a word "not in range").
+CLI::Validator thread_count_validator();
+
 // Adds -t,--threads T (1..MAX_THREADS; default: every core).
 CLI::Option* add_threads_option(CLI::App& app, int& threads);
 // Adds --backend cpu|gpu|auto.

@@ -22,6 +22,7 @@
 #include "inputs/line_reader.hpp"
 #include "inputs/position_line.hpp"
 #include "output/progress.hpp"
+#include "output/words.hpp"
 
 namespace perftide::cli {
 namespace {
@@ -109,8 +110,9 @@ void print_result(const PerftOptions& o, const Report& r) {
     std::fprintf(stderr, "%s backend, %.3f s, %.1f M nodes/s\n", r.perft.backend.c_str(), r.perft.seconds, nps / 1e6);
     if (o.quiet) return;
     if (r.deep)
-        std::fprintf(stderr, "split %d: %zu work units (%zu from the journal), table %zu MiB, host table %zu MiB\n",
-                     r.deep->split, r.deep->units, r.deep->units_resumed,
+        std::fprintf(stderr, "split %d: %s (%zu from the journal), table %zu MiB, host table %zu MiB\n",
+                     r.deep->split, perftide::counted(r.deep->units, "work unit", "work units").c_str(),
+                     r.deep->units_resumed,
                      r.deep->hash_mb + size_t(r.deep->device_hash_mb), r.deep->host_hash_mb);
     if (r.dist)
         std::fprintf(stderr, "%d ranks, units counted per rank: %s\n", r.dist->ranks,
@@ -198,7 +200,8 @@ int run_perft_file(const PerftOptions& o) {
     }
     bar.finish();
     if (bad) {
-        error(name + ": " + std::to_string(bad) + " line(s) are not positions (see above); the others were counted");
+        error(name + ": " + counted(bad, "line is not a position", "lines are not positions") +
+              " (see above); the others were counted");
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
@@ -255,7 +258,8 @@ int run_perft_command(PerftOptions o) {
 void add_deep_options(CLI::App& sub, PerftOptions& o) {
     std::vector<CLI::Option*> deep;
     deep.push_back(sub.add_option("--split", o.deep.split,
-                                  "Plies to the work units (0: none; default: chosen from depth and backend)")
+                                  "Plies to the work units (0: none, not with --journal; default: chosen from depth "
+                                  "and backend)")
                        ->check(CLI::Range(0, MAX_SPLIT)));
     deep.push_back(sub.add_option("--hash", o.deep.hash_mb,
                                   "Transposition table in MiB, the device's on the GPU (0: none; default: automatic)")

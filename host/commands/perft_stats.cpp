@@ -13,6 +13,7 @@
 #include "output/json.hpp"
 #include "output/progress.hpp"
 #include "output/text_table.hpp"
+#include "output/words.hpp"
 
 namespace perftide::cli {
 
@@ -82,7 +83,8 @@ int run_perft_stats(const chess::Position& root, int depth, Backend backend, int
     }
     print_stats_tables(std::cout, rows);
     std::cout << "Nodes searched: " << chess::to_string(nodes) << std::endl;
-    std::fprintf(stderr, "%s backend, %.3f s, statistics of %d plies\n", backend_name, seconds, depth);
+    std::fprintf(stderr, "%s backend, %.3f s, statistics of %s\n", backend_name, seconds,
+                 counted(depth, "ply", "plies").c_str());
     return EXIT_OK;
 }
 

@@ -18,6 +18,7 @@
 #include "output/json.hpp"
 #include "output/progress.hpp"
 #include "inputs/suite.hpp"
+#include "output/words.hpp"
 
 namespace perftide::cli {
 namespace {
@@ -198,9 +199,10 @@ int run_suite_command(const SuiteOptions& o) {
         top.raw("summary", sum.text());
         std::cout << top.text() << std::endl;
     } else {
-        std::printf("\n%d passed, %d partial (some depths skipped), %d failed, %d skipped, %d refused, %zu positions; "
-                    "%zu depths checked, %zu skipped\n",
-                    passed, partial, failed, skipped, refused, entries.size(), depths_checked, depths_skipped);
+        std::printf("\n%d passed, %d partial (some depths skipped), %d failed, %d skipped, %d refused, %s; "
+                    "%s, %zu skipped\n",
+                    passed, partial, failed, skipped, refused, counted(entries.size(), "position", "positions").c_str(),
+                    counted(depths_checked, "depth checked", "depths checked").c_str(), depths_skipped);
         if (failed) std::printf("first failure: %s\n", first_failure.c_str());
     }
     if (failed) return EXIT_MISMATCH;

@@ -19,6 +19,7 @@
 // Every error is one "info string" line, in UCI's words, and the engine
 // reads on.
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <chrono>
 #include <condition_variable>
@@ -73,6 +74,10 @@ std::string in_uci_words(std::string text) {
 struct UciState {
     std::string fen = chess::START_FEN, moves;  // the last `position`, replayed when UCI_Chess960 changes
     chess::Position position = chess::parse_fen(chess::START_FEN);
+    // Why the engine holds no position (the last `position` was refused);
+    // empty while it holds one. A count then would be of a position the
+    // script did not ask for.
+    std::string refused;
     bool chess960 = false;
     int threads = 0;       // 0: all cores
     uint64_t hash_mb = 0;  // 0: automatic (deep runs only)
@@ -188,7 +193,7 @@ void setoption(UciState& st, std::istringstream& in) {
             if (lower(value) != "true" && lower(value) != "false") throw std::invalid_argument("");
             st.chess960 = lower(value) == "true";
             // The position keeps Chess960 mode only where its castling rights need it.
-            st.position = position_from(st.fen, st.moves, st.chess960);
+            if (st.refused.empty()) st.position = position_from(st.fen, st.moves, st.chess960);
         } else if (key == "backend") {
             const std::optional<Backend> parsed = parse_backend(value);
             if (!parsed) throw std::invalid_argument("");
@@ -209,7 +214,13 @@ void setoption(UciState& st, std::istringstream& in) {
     }
 }
 
+// A refused `position` leaves the engine with no position: a script whose
+// position was refused must not get a count of the one before it.
 void position(UciState& st, std::istringstream& in) {
+    const auto refuse = [&](const std::string& why) {
+        st.refused = why;
+        info("position: " + why + " (no position until a good 'position')");
+    };
     std::string word, fen;
     in >> word;
     if (word == "startpos") {
@@ -218,16 +229,16 @@ void position(UciState& st, std::istringstream& in) {
     } else if (word == "fen") {
         while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
     } else {
-        return info("position: expected 'startpos' or 'fen'");
+        return refuse("expected 'startpos' or 'fen'");
     }
     std::string moves;
     if (word == "moves")
         for (std::string m; in >> m;) moves += (moves.empty() ? "" : " ") + m;
     try {
         st.position = position_from(fen, moves, st.chess960);
-        st.fen = fen, st.moves = moves;
+        st.fen = fen, st.moves = moves, st.refused.clear();
     } catch (const std::exception& e) {
-        info(std::string("position: ") + e.what() + " (the position is unchanged)");
+        refuse(e.what());
     }
 }
 
@@ -245,22 +256,43 @@ PerftResult count(const UciState& st, int depth) {
     return count_perft(st.position, depth, d);
 }
 
+// The depth of `go perft N`: a whole number in range and nothing after it
+// ("1.5" is not depth 1); -1, said in an info string, otherwise.
+int perft_depth(std::istringstream& in) {
+    std::string text, extra;
+    in >> text;
+    int depth = -1;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || depth < 0 || depth > MAX_PERFT_DEPTH) {
+        info("go perft: the depth must be a number from 0 to " + std::to_string(MAX_PERFT_DEPTH) +
+             (text.empty() ? "" : ", not '" + text + "'"));
+        return -1;
+    }
+    if (in >> extra) {
+        info("go perft: '" + extra + "' after the depth (go perft takes only a depth)");
+        return -1;
+    }
+    return depth;
+}
+
 void go(const UciState& st, std::istringstream& in) {
     std::string word;
-    int depth = -1;
     if (!(in >> word) || word != "perft") {
         info("perftide does not search: it answers only 'go perft N'");
         return emit("bestmove 0000\n");
     }
-    if (!(in >> depth) || depth < 0 || depth > MAX_PERFT_DEPTH) {
-        info("go perft: the depth must be a number from 0 to " + std::to_string(MAX_PERFT_DEPTH));
+    const int depth = perft_depth(in);
+    if (depth < 0) return emit("Nodes searched: none\n\n");
+    if (!st.refused.empty()) {
+        info("go perft: no position (the last 'position' was refused: " + st.refused + "); send a good 'position'");
         return emit("Nodes searched: none\n\n");
     }
     std::string out;
     try {
         const PerftResult r = count(st, depth);
-        for (const auto& [m, n] : r.divide)
-            out += chess::move_to_uci(m, st.position.chess960) + ": " + chess::to_string(n) + "\n";
+        // Sorted by the move's text, as perft --divide prints it, so that it
+        // diffs line for line against another engine's sorted divide.
+        for (const auto& [m, n] : sorted_divide(r, st.position)) out += m + ": " + chess::to_string(n) + "\n";
         out += "\nNodes searched: " + chess::to_string(r.nodes) + "\n\n";
     } catch (const Stopped&) {
         info("go perft " + std::to_string(depth) + ": stopped, no count");
@@ -275,6 +307,7 @@ void go(const UciState& st, std::istringstream& in) {
 // The board as Stockfish's `d` draws it, then the FEN, the key (perftide's
 // own 64-bit Zobrist key, not Stockfish's) and the checking men's squares.
 void display(const UciState& st) {
+    if (!st.refused.empty()) return info("d: no position (the last 'position' was refused: " + st.refused + ")");
     const chess::Position& p = st.position;
     const char* names = " PNBRQK  pnbrqk";
     std::string out = "\n +---+---+---+---+---+---+---+---+\n";
@@ -302,6 +335,8 @@ void identify() {
          "uciok\n");
 }
 
+// The start position, but a refused `position` still stands: the count a
+// script asks for next must be of a position it sent.
 void new_game(UciState& st) {
     st.fen = chess::START_FEN;
     st.moves.clear();

@@ -29,6 +29,7 @@
 #include "base/parallel.hpp"
 #include "output/text_table.hpp"
 #include "journal/unique_journal.hpp"
+#include "output/words.hpp"
 
 namespace perftide::cli {
 namespace {
@@ -83,7 +84,7 @@ frontier::Frontier pick(const frontier::Frontier& f, const std::vector<Class>& c
     return out;
 }
 
-// One "EPD ; count" line per position, in identity order (so the file
+// One "EPD ; paths" line per position, in identity order (so the file
 // does not depend on how the frontier was held or split).
 void write_emitted(const frontier::Frontier& f, const std::string& path, chess::CastlingNotation notation) {
     std::vector<size_t> order(f.positions.size());
@@ -202,8 +203,8 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
         const size_t done = journal->finished_count();
         r.passes_resumed = s.distributed() ? size_t(dist::sum_over_ranks(s, {done})[0]) : done;
         if (journal->passes())
-            std::fprintf(stderr, "perftide: resuming from journal %s: %zu of the last ply's %d passes done\n", path.c_str(),
-                         done, journal->passes());
+            std::fprintf(stderr, "perftide: resuming from journal %s: %zu of the last ply's %s done\n", path.c_str(),
+                         done, counted(journal->passes(), "pass", "passes").c_str());
         if (s.distributed()) rank_log = dist::make_rank_pass_log(s, *journal, o.passes);
     }
     std::optional<InterruptNote> note;
@@ -337,8 +338,8 @@ Command setup_unique(CLI::App& app) {
     sub->add_option("--reach", o->reach, "Print how many move paths of length depth end in this position (repeatable)")
         ->transform(fen_validator());
     sub->add_option("--emit", o->emit,
-                    "KIND FILE: write the final ply's positions of KIND (mates, stalemates or dead) as 'FEN ; count' "
-                    "lines (repeatable)");
+                    "KIND FILE: write the final ply's positions of KIND (mates, stalemates or dead) as 'EPD ; paths' "
+                    "lines: the four EPD fields, then the number of move paths reaching the position (repeatable)");
     sub->add_flag("--exact", o->exact,
                   "Compare whole positions in the last ply too (it is kept: twice the memory of the 87-bit keys "
                   "it is otherwise counted by)");

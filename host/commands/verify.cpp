@@ -10,6 +10,7 @@
 #include "output/progress.hpp"
 #include "inputs/suite.hpp"
 #include "verify/verify.hpp"
+#include "output/words.hpp"
 
 namespace perftide::cli {
 namespace {
@@ -71,9 +72,10 @@ int run_verify_command(VerifyCommandOptions& o) {
         print_mismatch(*r.mismatch);
         return EXIT_MISMATCH;
     }
-    std::printf("verify: clean: %d positions from %zu roots%s (depth %d, seed %llu): %llu nodes with move sets "
+    std::printf("verify: clean: %s from %s%s (depth %d, seed %llu): %llu nodes with move sets "
                 "compared, %llu leaf positions compared, %.1f s\n",
-                r.samples, o.run.roots.size(),
+                counted(r.samples, "position", "positions").c_str(),
+                counted(o.run.roots.size(), "root", "roots").c_str(),
                 o.run.chess960_starts ? " and random Chess960 and Double Chess960 starts" : "", o.run.depth, (unsigned long long)o.run.seed,
                 (unsigned long long)r.nodes, (unsigned long long)r.leaves, r.seconds);
     return EXIT_OK;

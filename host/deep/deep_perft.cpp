@@ -188,6 +188,11 @@ int split_within(const Position& root, int depth, Backend resolved, size_t mb) {
 }
 
 int plan_split(int depth, Backend resolved, const DeepOptions& o) {
+    // --split 0 counts the root alone, with no work units: nothing a journal
+    // could record, so asking for both is refused rather than split anyway.
+    if (o.split == 0 && !o.journal.empty())
+        throw std::invalid_argument("--split 0 counts the root without work units, and --journal records work units: "
+                                    "give --split 1 or more, or leave --split out");
     int split = o.split >= 0 ? o.split : auto_split(depth, resolved);
     // A journal records units; statistics rows are counted per unit (on
     // threads), unless --split 0 asks for the root alone.

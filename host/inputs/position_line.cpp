@@ -30,7 +30,9 @@ std::pair<std::string, std::string> split_position_line(const std::string& line)
     };
     const bool counters = fields.size() <= 6 && (fields.size() < 5 || is_number(fields[4])) &&
                           (fields.size() < 6 || is_number(fields[5]));
-    if (counters || fields.size() < 4) return {head, semicolon == std::string::npos ? "" : line.substr(semicolon)};
+    const std::string rest = semicolon == std::string::npos ? "" : line.substr(semicolon);
+    if (fields.size() == 1) return {fen_named(fields[0]), rest};  // "startpos" as --fen takes it
+    if (counters || fields.size() < 4) return {head, rest};
     // Past the fourth field of the line itself, split by the same blanks as
     // the fields (any the stream skips: a \v or \f too).
     const char* blanks = " \t\n\v\f\r";

@@ -21,8 +21,9 @@ std::string fen_named(const std::string& text);
 chess::Position position_from(const std::string& fen, const std::string& moves, bool chess960);
 
 // The FEN part of a line (text before any ';', and only the four EPD fields
-// when EPD operations follow them) and the rest of the line: the EPD
-// operations, or the ';' and what follows it.
+// when EPD operations follow them; a line's "startpos" is the start
+// position's FEN) and the rest of the line: the EPD operations, or the ';'
+// and what follows it.
 std::pair<std::string, std::string> split_position_line(const std::string& line);
 
 // What the rest of a line says besides its position: the EPD `id` operation

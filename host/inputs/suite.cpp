@@ -35,6 +35,14 @@ class SuiteParser {
         return d;
     }
 
+    // One count per depth: a second one (even an equal one) is a malformed
+    // line, never two verdicts on one count.
+    void add_count(SuiteEntry& e, int d, chess::u128 n, int line) const {
+        for (const auto& [have, _] : e.expected)
+            if (have == d) fail(line, "two counts for depth " + std::to_string(d));
+        e.expected.emplace_back(d, n);
+    }
+
     chess::u128 count(const std::string& s, int line) const {
         const auto v = chess::parse_u128(s);
         if (!v) fail(line, "bad node count '" + s + "'");
@@ -61,7 +69,7 @@ class SuiteParser {
                 continue;
             }
             if (n.empty() || (op >> extra)) fail(line, "expected ';D<depth> <count>', got ';" + part + "'");
-            e.expected.emplace_back(depth(name.substr(1), line), count(n, line));
+            add_count(e, depth(name.substr(1), line), count(n, line), line);
         }
         const LineMetadata m = line_metadata(others);
         if (!m.id.empty()) e.id = m.id;
@@ -102,7 +110,7 @@ std::vector<SuiteEntry> SuiteParser::parse(std::istream& in) const {
                 std::string d, n, extra;
                 ss >> d >> n;
                 if (n.empty() || (ss >> extra)) fail(line, "expected 'perft <depth> <count>'");
-                block->expected.emplace_back(depth(d, line), count(n, line));
+                add_count(*block, depth(d, line), count(n, line), line);
             } else {
                 out.push_back(epd_line(s, line));
                 block = nullptr;

@@ -7,6 +7,7 @@
 
 #include "chess/io/fen.hpp"
 #include "output/json.hpp"
+#include "output/words.hpp"
 #include "pgn/compressed_input.hpp"
 #include "pgn/game_replay.hpp"
 #include "pgn/pgn_reader.hpp"
@@ -53,7 +54,7 @@ std::string json_row(const Entry& e, const analysis::PositionReport& r, bool tim
 std::string text_row(const Entry& e, const analysis::PositionReport& r, bool timeouts) {
     const pgn::Game& g = e.game;
     std::string head = pgn::describe(g) + ": " + (g.result.empty() ? g.tag("Result") : g.result) + " after " +
-                       std::to_string(e.plies) + " plies";
+                       counted(e.plies, "ply", "plies");
     if (!timeouts) return head + "\n" + analysis::report_text(r);
     const chess::Color winner = chess::Color(!*e.flagged);
     const auto& v = r.can_mate[winner];

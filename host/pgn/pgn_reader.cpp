@@ -22,33 +22,43 @@ const std::string& Game::tag(const std::string& name) const {
     return none;
 }
 
-// [Name "value"], the value with \" and \\ escapes.
+// [Name "value"], the value with \" and \\ escapes. Import format lets a
+// line hold several tag pairs ([Event "a"] [Result "1-0"]): all are read, and
+// a line that goes on with anything else but a ;comment is refused (moves
+// dropped there would change the game).
 void Reader::tag_line(Game& g, const std::string& line) {
     const std::string where = "line " + std::to_string(lines_.line_number());
-    size_t i = 1;
-    const size_t name_end = line.find_first_of(" \t\"]", i);
-    const std::string name = line.substr(i, name_end == std::string::npos ? std::string::npos : name_end - i);
-    i = line.find_first_not_of(" \t", name_end == std::string::npos ? line.size() : name_end);
-    if (name.empty() || i == std::string::npos || line[i] != '"')
-        return set_error(g, where + ": malformed tag pair (expected [Name \"value\"]): " + line.substr(0, 80));
-    std::string value;
-    bool closed = false;
-    for (++i; i < line.size(); ++i) {
-        if (line[i] == '\\' && i + 1 < line.size()) {
-            value += line[++i];
-        } else if (line[i] == '"') {
-            closed = true;
-            break;
-        } else {
-            value += line[i];
+    const auto malformed = [&] {
+        set_error(g, where + ": malformed tag pair (expected [Name \"value\"]): " + line.substr(0, 80));
+    };
+    for (size_t at = 0; at < line.size() && line[at] != ';';) {
+        if (line[at] != '[')
+            return set_error(g, where + ": text after a tag pair (a tag line holds only tag pairs): " +
+                                    line.substr(at, 80));
+        size_t i = at + 1;
+        const size_t name_end = line.find_first_of(" \t\"]", i);
+        const std::string name = line.substr(i, name_end == std::string::npos ? std::string::npos : name_end - i);
+        i = line.find_first_not_of(" \t", name_end == std::string::npos ? line.size() : name_end);
+        if (name.empty() || i == std::string::npos || line[i] != '"') return malformed();
+        std::string value;
+        bool closed = false;
+        for (++i; i < line.size(); ++i) {
+            if (line[i] == '\\' && i + 1 < line.size()) {
+                value += line[++i];
+            } else if (line[i] == '"') {
+                closed = true;
+                break;
+            } else {
+                value += line[i];
+            }
         }
+        const size_t end = closed ? line.find_first_not_of(" \t", i + 1) : std::string::npos;
+        if (!closed || end == std::string::npos || line[end] != ']') return malformed();
+        if (g.tags.size() >= MAX_TAGS) return set_error(g, where + ": more than 256 tag pairs");
+        value.resize(std::min(value.size(), MAX_TEXT_BYTES));
+        g.tags.emplace_back(name, value);
+        at = std::min(line.size(), line.find_first_not_of(" \t", end + 1));
     }
-    const size_t end = closed ? line.find_first_not_of(" \t", i + 1) : std::string::npos;
-    if (!closed || end == std::string::npos || line[end] != ']')
-        return set_error(g, where + ": malformed tag pair (expected [Name \"value\"]): " + line.substr(0, 80));
-    if (g.tags.size() >= MAX_TAGS) return set_error(g, where + ": more than 256 tag pairs");
-    value.resize(std::min(value.size(), MAX_TEXT_BYTES));
-    g.tags.emplace_back(name, value);
 }
 
 void Reader::token(Game& g, std::string word) {
