@@ -151,8 +151,8 @@ TEST(Uci, BadCommandsGetOneInfoLineAndTheEngineReadsOn) {
 // A refused position leaves no position (never the one before it) until a
 // good one arrives: go perft, perft and d say so, and nothing reads as a count.
 TEST(Uci, ARefusedPositionLeavesNoPositionToCount) {
-    for (const std::string& refused : {"position startpos moves e2e4 e2e4", "position fen not/a/fen w - - 0 1",
-                                       "position fen 8/8/8/8/8/8/8/K7 w - - 0 1", "position nonsense"}) {
+    for (const std::string refused : {"position startpos moves e2e4 e2e4", "position fen not/a/fen w - - 0 1",
+                                      "position fen 8/8/8/8/8/8/8/K7 w - - 0 1", "position nonsense"}) {
         const auto r = uci("position startpos moves e2e4\n" + refused + "\ngo perft 1\nperft 1\nd\nucinewgame\n"
                            "setoption name UCI_Chess960 value true\ngo perft 1\nposition startpos\ngo perft 1\n");
         ASSERT_EQ(r.status, 0) << r.err;
