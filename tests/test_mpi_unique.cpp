@@ -220,6 +220,27 @@ TEST_F(MpiUnique, JournaledRunResumesAfterAKilledRank) {
     EXPECT_TRUE(contains(alone.err, "rank 0 of " + std::to_string(RANKS))) << alone.err;
 }
 
+// A work directory that cannot take a rank's frontier (/proc: no space
+// free) is that rank's machine's failure: every rank stops and rank 0 says
+// "rank N (host) failed: ..." with the directory and both sizes, exit 2,
+// journaled (every rank loads the whole ply before the last) or not.
+TEST_F(MpiUnique, WorkDirWithoutTheSpaceIsARankFailure) {
+    TempFiles files;
+    const std::string journal = files("proc.journal");
+    for (int r = 0; r < RANKS; ++r) files("proc.journal.rank" + std::to_string(r));
+    const std::string args = "unique --depth 5 --memory 1 --passes 24 --work-dir /proc" + CPU1;
+    for (const std::string& extra : {std::string(), "--journal " + journal}) {
+        const ProcessResult r = mpirun(args + extra);
+        EXPECT_EQ(r.status, 2) << extra << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_TRUE(std::regex_search(r.err, std::regex("perftide: rank [0-9]+ \\(.*\\) failed: --work-dir /proc has 0 "
+                                                        "MiB free; this ply's frontier of about [0-9]+ positions needs "
+                                                        "about [0-9]+ MiB.*; the job stopped without a total")))
+            << extra << r.err;
+        EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
+    }
+}
+
 // With --journal every rank loads the whole ply before the last, a piece of
 // each rank's part a round (ALLGATHER_PIECE), into its own engine: past half
 // of --memory, into a file of its --work-dir. Ply 4 (72,078 positions, 2.2

@@ -26,6 +26,18 @@ std::vector<Words> allgather(const Session& s, const Words& mine) {
     return per_rank;
 }
 
+// A failure of this rank's machine (its work directory's disk) rather than
+// of the arguments every rank shares: rank 0 reports it as any rank's.
+bool of_this_machine(std::exception_ptr p) {
+    try {
+        std::rethrow_exception(p);
+    } catch (const frontier::WorkDirUnusable&) {
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
 Failure failure_of(std::exception_ptr p) {
     try {
         std::rethrow_exception(p);
@@ -116,7 +128,7 @@ void agree_on_failure(const Session& s, std::exception_ptr failure) {
     while (lengths[size_t(first)][0] == 0) ++first;
     const Words& text = all[size_t(first)];
     const Failure f = unpack_failure(Words(text.begin(), text.begin() + long(lengths[size_t(first)][0])));
-    if (s.rank() == 0 && failure) std::rethrow_exception(failure);
+    if (s.rank() == 0 && failure && !of_this_machine(failure)) std::rethrow_exception(failure);
     throw DistributedFailure(s.describe(first) + " failed: " + f.message + "; the job stopped without a total",
                              f.status);
 }

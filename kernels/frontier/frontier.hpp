@@ -123,6 +123,14 @@ struct BudgetTooSmall : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Thrown when the work directory cannot take a frontier (too little space,
+// no file can be made or sized there): the message names the directory,
+// what failed, and the space needed and free. It is about this machine's
+// disk, so under a launcher each rank reports its own.
+struct WorkDirUnusable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Holds one frontier (in device memory for the GPU engine) and applies the
 // per-ply steps to it.
 class Expander {
@@ -154,8 +162,9 @@ class Expander {
     }
 };
 
-// Throws std::runtime_error, naming the sizes, when `dir` (a work
-// directory) has less than `need` bytes free for `what`.
+// Throws WorkDirUnusable, naming the sizes, when `dir` (a work directory)
+// has less than `need` bytes free for `what`, or its free space cannot be
+// read.
 void check_free_space(const std::string& dir, uint64_t need, const std::string& what);
 
 // The CPU engine (threads over packed positions and hash tables).
