@@ -585,6 +585,34 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     std::remove(out.c_str());
 }
 
+// SIGINT names the journal only once it exists: unique writes it from the
+// last ply on, so a run stopped before that says nothing is kept yet; one
+// stopped in the last ply names the file to resume from.
+TEST(UniqueCli, InterruptNoteNamesTheJournalOnlyOnceItIsWritten) {
+    const std::string base = "/tmp/perftide_unique_note_" + std::to_string(getpid());
+    const std::string journal = base + ".journal", out = base + ".out";
+    std::remove(journal.c_str());
+    const auto interrupt = [&](const std::string& args, int journal_lines) {
+        const pid_t pid = spawn_perftide(args + " --threads 1 --backend cpu --journal " + journal, out);
+        if (journal_lines) wait_for_lines(journal, journal_lines);
+        else std::this_thread::sleep_for(std::chrono::milliseconds(300));  // within plies 1..6 (seconds)
+        EXPECT_EQ(kill(pid, SIGINT), 0);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "the run ended before the signal";
+        return slurp(out);
+    };
+    EXPECT_EQ(interrupt("unique --depth 7", 0), "perftide: interrupted before the journal " + journal +
+                                                    " was written (nothing finished is kept yet): the same command "
+                                                    "starts over\n");
+    EXPECT_FALSE(std::ifstream(journal).good()) << "the journal was made before the last ply";
+    EXPECT_EQ(interrupt("unique --depth 6 --passes 24", 1 + 12),
+              "perftide: interrupted; the finished work is in the journal " + journal +
+                  ": run the same command again to resume\n");
+    std::remove(journal.c_str());
+    std::remove(out.c_str());
+}
+
 // A journal whose passes split the children by other keys (seed 0: the
 // hash of the packed child, before the Zobrist keys chose the passes) is
 // refused rather than resumed with passes that hold other children.

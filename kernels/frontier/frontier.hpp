@@ -54,6 +54,11 @@ class PassLog {
     // The counts of a pass finished before (ply and passes fields unset), or null.
     virtual const PlyCounts* finished(int pass) const = 0;
     virtual void record(int pass, const PlyCounts& counts) = 0;
+    // What to do when a pass outgrows the budget: the pass count is not the
+    // engine's to raise.
+    virtual std::string when_a_pass_outgrows() const {
+        return "the journal keeps its pass count: give more memory, or start a new journal";
+    }
 };
 
 // A ply's counts as 128-bit numbers in a fixed order (ply and passes

@@ -485,8 +485,7 @@ class CpuExpander : public Expander {
             PlyCounts t;
             if (!run_pass<KeyEntry>(uint32_t(pass), uint32_t(passes), expected / passes, room, nullptr, &t))
                 throw BudgetTooSmall("pass " + std::to_string(pass) + " of " + std::to_string(passes) +
-                                     " outgrew --memory " + mib(budget_) +
-                                     "; the journal keeps its pass count: give more memory, or start a new journal");
+                                     " outgrew --memory " + mib(budget_) + "; " + log_->when_a_pass_outgrows());
             log_->record(pass, t);
             add(total, t);
         }
