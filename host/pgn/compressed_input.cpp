@@ -143,6 +143,11 @@ CompressedInput::CompressedInput(const std::string& path) : decoder_(std::make_u
     setg(out_, out_, out_);
 }
 
+CompressedInput::CompressedInput(std::string name, std::string_view bytes)
+    : memory_(bytes), name_(std::move(name)), decoder_(std::make_unique<Decoder>()) {
+    setg(out_, out_, out_);
+}
+
 CompressedInput::~CompressedInput() {
     if (own_fd_) ::close(fd_);
 }
@@ -150,6 +155,12 @@ CompressedInput::~CompressedInput() {
 const char* CompressedInput::format() const { return decoder_->codec ? decoder_->codec->name() : "plain"; }
 
 size_t CompressedInput::read_raw(char* to, size_t bytes) {
+    if (fd_ < 0) {
+        const size_t n = std::min(bytes, memory_.size());
+        std::memcpy(to, memory_.data(), n);
+        memory_.remove_prefix(n);
+        return n;
+    }
     for (;;) {
         const ssize_t n = ::read(fd_, to, bytes);
         if (n >= 0) return size_t(n);
