@@ -85,6 +85,8 @@ Failure classify(const std::exception_ptr& thrown) {
         return {EXIT_BAD_INPUT, e.what(), false};
     } catch (const perftide::frontier::BudgetTooSmall& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
+    } catch (const perftide::frontier::WorkDirUnusable& e) {
+        return {EXIT_BAD_INPUT, e.what(), true};
     } catch (const perftide::JournalError& e) {
         return {EXIT_BAD_INPUT, e.what(), false};
     } catch (const std::invalid_argument& e) {

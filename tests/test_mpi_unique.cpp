@@ -217,7 +217,53 @@ TEST_F(MpiUnique, JournaledRunResumesAfterAKilledRank) {
     EXPECT_TRUE(contains(again.out, "\"passes_resumed\": 9")) << again.out;
     const ProcessResult alone = run_perftide(args + "--journal " + journal + ".rank0");
     EXPECT_EQ(alone.status, 2);
-    EXPECT_TRUE(contains(alone.err, "rank 0 of " + std::to_string(RANKS))) << alone.err;
+    EXPECT_TRUE(contains(alone.err, "perftide: journal " + journal + ".rank0 is a unique journal written by " +
+                                        std::to_string(RANKS) + " ranks, this run is one process: run it with " +
+                                        std::to_string(RANKS) + " ranks, or use another journal file"))
+        << alone.err;
+    // Fewer ranks than wrote the journals: refused as such, before anything runs.
+    const ProcessResult fewer = run_shell(std::string(PERFTIDE_MPIEXEC) + " " + PERFTIDE_MPIEXEC_FLAGS + " -np " +
+                                          std::to_string(RANKS - 1) + " " + PERFTIDE_BINARY + " " + args +
+                                          "--journal " + journal);
+    EXPECT_EQ(fewer.status, 2) << fewer.err;
+    EXPECT_TRUE(contains(fewer.err, "perftide: journal " + journal + ".rank0 is a unique journal written by " +
+                                        std::to_string(RANKS) + " ranks, this run has " + std::to_string(RANKS - 1)))
+        << fewer.err;
+    EXPECT_FALSE(contains(fewer.err, "position unique rank")) << fewer.err;
+}
+
+// A journaled distributed run splits the last ply into max(--passes,
+// ranks) passes, not sized by --memory: a pass that outgrows the budget
+// names --passes as the remedy.
+TEST_F(MpiUnique, JournaledPassThatOutgrowsTheBudgetAsksForMorePasses) {
+    TempFiles files;
+    const std::string journal = files("small.journal");
+    for (int r = 0; r < RANKS; ++r) files("small.journal.rank" + std::to_string(r));
+    const ProcessResult r = mpirun("unique --depth 5 --memory 3 --journal " + journal + CPU1);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, " passes, not sized by --memory: give more --passes")) << r.err;
+    EXPECT_FALSE(contains(r.err, "give more memory")) << r.err;
+}
+
+// A work directory that cannot take a rank's frontier (/proc: no space
+// free) is that rank's machine's failure: every rank stops and rank 0 says
+// "rank N (host) failed: ..." with the directory and both sizes, exit 2,
+// journaled (every rank loads the whole ply before the last) or not.
+TEST_F(MpiUnique, WorkDirWithoutTheSpaceIsARankFailure) {
+    TempFiles files;
+    const std::string journal = files("proc.journal");
+    for (int r = 0; r < RANKS; ++r) files("proc.journal.rank" + std::to_string(r));
+    const std::string args = "unique --depth 5 --memory 1 --passes 24 --work-dir /proc" + CPU1;
+    for (const std::string& extra : {std::string(), "--journal " + journal}) {
+        const ProcessResult r = mpirun(args + extra);
+        EXPECT_EQ(r.status, 2) << extra << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_TRUE(std::regex_search(r.err, std::regex("perftide: rank [0-9]+ \\(.*\\) failed: --work-dir /proc has 0 "
+                                                        "MiB free; this ply's frontier of about [0-9]+ positions needs "
+                                                        "about [0-9]+ MiB.*; the job stopped without a total")))
+            << extra << r.err;
+        EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
+    }
 }
 
 // With --journal every rank loads the whole ply before the last, a piece of

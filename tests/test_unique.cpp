@@ -165,7 +165,7 @@ TEST(Unique, WorkDirWithoutTheSpaceIsRefused) {
     try {
         frontier::check_free_space("/tmp", uint64_t(1) << 60, "ply 9's frontier");
         FAIL() << "an exbibyte was found free in /tmp";
-    } catch (const std::runtime_error& e) {
+    } catch (const frontier::WorkDirUnusable& e) {
         const std::string what = e.what();
         EXPECT_NE(what.find("--work-dir /tmp has "), std::string::npos) << what;
         EXPECT_NE(what.find(" MiB free; ply 9's frontier needs about 1099511627776 MiB"), std::string::npos) << what;
@@ -178,6 +178,36 @@ TEST(Unique, WorkDirWithoutTheSpaceIsRefused) {
     const auto missing = run_perftide("unique --depth 3 --work-dir /nonexistent/dir");
     EXPECT_EQ(missing.status, 2);
     EXPECT_NE(missing.err.find("Directory does not exist: /nonexistent/dir"), std::string::npos) << missing.err;
+}
+
+// A work directory that cannot take ply 4's frontier (--memory 2 sends it
+// to disk) is bad input, exit 2, refused before the ply with the directory,
+// what failed and both sizes: /proc reads as a full disk (no space free),
+// and an immutable directory (chattr +i: the tests run as root, for whom a
+// read-only mode bit is no bar) has the space but takes no file.
+TEST(UniqueCli, WorkDirThatCannotTakeTheFrontierIsBadInput) {
+    const std::string args = "unique --depth 5 --memory 2 --threads 1 --backend cpu --work-dir ";
+    const ProcessResult full = run_perftide(args + "/proc");
+    EXPECT_EQ(full.status, 2) << full.err;
+    EXPECT_EQ(full.out, "");
+    EXPECT_NE(full.err.find("perftide: --work-dir /proc has 0 MiB free; this ply's frontier of about "),
+              std::string::npos) << full.err;
+    EXPECT_NE(full.err.find(" positions needs about "), std::string::npos) << full.err;
+    const std::string dir = "/tmp/perftide_immutable_work_dir_" + std::to_string(getpid());
+    ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+    if (run_shell("chattr +i " + dir + " 2>/dev/null").status != 0) {
+        rmdir(dir.c_str());
+        GTEST_SKIP() << "chattr +i is not supported on /tmp: only the full disk was tested";
+    }
+    const ProcessResult sealed = run_perftide(args + dir);
+    run_shell("chattr -i " + dir);
+    rmdir(dir.c_str());
+    EXPECT_EQ(sealed.status, 2) << sealed.err;
+    EXPECT_NE(sealed.err.find("perftide: --work-dir " + dir + ": cannot make a file there (Operation not permitted); "
+                              "this ply's frontier of about "),
+              std::string::npos) << sealed.err;
+    EXPECT_NE(sealed.err.find(" MiB, the directory has "), std::string::npos) << sealed.err;
+    EXPECT_EQ(sealed.err.find("internal error"), std::string::npos) << sealed.err;
 }
 
 // The GPU engine (here the host pipeline standing in for the device, with its
@@ -639,6 +669,34 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     EXPECT_EQ(emit.status, 2);
     EXPECT_NE(emit.err.find("--journal cannot be combined with --exact, --reach, --emit or --dead"), std::string::npos)
         << emit.err;
+    std::remove(journal.c_str());
+    std::remove(out.c_str());
+}
+
+// SIGINT names the journal only once it exists: unique writes it from the
+// last ply on, so a run stopped before that says nothing is kept yet; one
+// stopped in the last ply names the file to resume from.
+TEST(UniqueCli, InterruptNoteNamesTheJournalOnlyOnceItIsWritten) {
+    const std::string base = "/tmp/perftide_unique_note_" + std::to_string(getpid());
+    const std::string journal = base + ".journal", out = base + ".out";
+    std::remove(journal.c_str());
+    const auto interrupt = [&](const std::string& args, int journal_lines) {
+        const pid_t pid = spawn_perftide(args + " --threads 1 --backend cpu --journal " + journal, out);
+        if (journal_lines) wait_for_lines(journal, journal_lines);
+        else std::this_thread::sleep_for(std::chrono::milliseconds(300));  // within plies 1..6 (seconds)
+        EXPECT_EQ(kill(pid, SIGINT), 0);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "the run ended before the signal";
+        return slurp(out);
+    };
+    EXPECT_EQ(interrupt("unique --depth 7", 0), "perftide: interrupted before the journal " + journal +
+                                                    " was written (nothing finished is kept yet): the same command "
+                                                    "starts over\n");
+    EXPECT_FALSE(std::ifstream(journal).good()) << "the journal was made before the last ply";
+    EXPECT_EQ(interrupt("unique --depth 6 --passes 24", 1 + 12),
+              "perftide: interrupted; the finished work is in the journal " + journal +
+                  ": run the same command again to resume\n");
     std::remove(journal.c_str());
     std::remove(out.c_str());
 }

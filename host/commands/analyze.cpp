@@ -23,7 +23,9 @@ namespace {
 
 constexpr size_t CHUNK_GAMES = 4096;  // games read, analysed and written at a time
 
-// analyze --pgn FILE: exit 0, or 2 when some games were skipped (each named on stderr).
+// analyze --pgn FILE: exit 0, or 2 when some games were skipped (each named
+// on stderr) or the input could not be read to its end (the games before
+// the cut are reported, then the summary, then why).
 int run_analyze_pgn(const pgn::PgnOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     pgn::CompressedInput input(o.path);
@@ -43,10 +45,11 @@ int run_analyze_pgn(const pgn::PgnOptions& o) {
         std::printf(", %zu skipped; %.1f s, %.0f positions/s\n", t.skipped, seconds,
                     seconds > 0 ? double(t.analysed) / seconds : 0);
     }
-    if (!t.skipped) return EXIT_OK;
-    error(input.name() + ": " + std::to_string(t.skipped) + " of " + std::to_string(t.games) +
-          " games could not be read or played out (named above) and were skipped");
-    return EXIT_BAD_INPUT;
+    if (t.skipped)
+        error(input.name() + ": " + std::to_string(t.skipped) + " of " + std::to_string(t.games) +
+              " games could not be read or played out (named above) and were skipped");
+    if (!t.stopped.empty()) error(t.stopped);
+    return t.skipped || !t.stopped.empty() ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
 

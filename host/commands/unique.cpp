@@ -195,10 +195,7 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
         const std::string path = s.distributed() ? o.journal + ".rank" + std::to_string(s.rank()) : o.journal;
         const std::string fen = chess::to_fen(root, o.notation);
         dist::on_every_rank(s, [&] {
-            journal.emplace(path,
-                            s.distributed() ? "rank " + std::to_string(s.rank()) + " of " + std::to_string(s.size()) + " " + fen
-                                            : fen,
-                            root.chess960, o.depth);
+            journal.emplace(path, fen, root.chess960, o.depth, s.rank(), s.distributed() ? s.size() : 1);
         });
         const size_t done = journal->finished_count();
         r.passes_resumed = s.distributed() ? size_t(dist::sum_over_ranks(s, {done})[0]) : done;
@@ -208,7 +205,7 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
         if (s.distributed()) rank_log = dist::make_rank_pass_log(s, *journal, o.passes);
     }
     std::optional<InterruptNote> note;
-    if (journal) note.emplace(o.journal);
+    if (journal) note.emplace(journal->path());  // this rank's own file under a launcher
     {
         std::optional<Progress> bar;  // cleared before anything is printed
         frontier::PassLog* log = rank_log ? rank_log.get() : journal ? &*journal : nullptr;

@@ -26,6 +26,18 @@ std::vector<Words> allgather(const Session& s, const Words& mine) {
     return per_rank;
 }
 
+// A failure of this rank's machine (its work directory's disk) rather than
+// of the arguments every rank shares: rank 0 reports it as any rank's.
+bool of_this_machine(std::exception_ptr p) {
+    try {
+        std::rethrow_exception(p);
+    } catch (const frontier::WorkDirUnusable&) {
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
 Failure failure_of(std::exception_ptr p) {
     try {
         std::rethrow_exception(p);
@@ -72,12 +84,24 @@ class RankExchange : public frontier::Exchange {
 class RankPassLog : public frontier::PassLog {
    public:
     RankPassLog(const Session& s, frontier::PassLog& own, int passes)
-        : rank_(s.rank()), ranks_(s.size()), own_(own), passes_(own.passes() ? own.passes() : std::max(passes, ranks_)) {
+        : rank_(s.rank()),
+          ranks_(s.size()),
+          own_(own),
+          passes_(own.passes() ? own.passes() : std::max(passes, ranks_)),
+          resumed_(own.passes() != 0) {
         if (const char* f = std::getenv("PERFTIDE_TEST_PASS_FAULT")) fault_ = parse_test_fault(f);
     }
     int passes() const override { return passes_; }
     void start(int passes) override { own_.start(passes); }
     const PlyCounts* finished(int pass) const override { return pass % ranks_ == rank_ ? own_.finished(pass) : &none_; }
+    // The pass count is max(--passes, ranks) or the journals', never sized
+    // by --memory: more passes is the remedy.
+    std::string when_a_pass_outgrows() const override {
+        return resumed_ ? "the journals keep their " + std::to_string(passes_) +
+                                   " passes: give more --memory, or start new journals with more --passes"
+                             : "the ranks split the last ply into max(--passes, ranks) = " + std::to_string(passes_) +
+                                   " passes, not sized by --memory: give more --passes (or more --memory)";
+    }
     void record(int pass, const PlyCounts& counts) override {
         own_.record(pass, counts);
         if (fault_ && fault_->rank == rank_ && ++recorded_ == fault_->after_units) inject_fault(fault_->mode);
@@ -87,6 +111,7 @@ class RankPassLog : public frontier::PassLog {
     int rank_, ranks_;
     frontier::PassLog& own_;
     int passes_;
+    bool resumed_;  // the pass count is the journals'
     PlyCounts none_;
     std::optional<TestFault> fault_;
     size_t recorded_ = 0;
@@ -116,7 +141,7 @@ void agree_on_failure(const Session& s, std::exception_ptr failure) {
     while (lengths[size_t(first)][0] == 0) ++first;
     const Words& text = all[size_t(first)];
     const Failure f = unpack_failure(Words(text.begin(), text.begin() + long(lengths[size_t(first)][0])));
-    if (s.rank() == 0 && failure) std::rethrow_exception(failure);
+    if (s.rank() == 0 && failure && !of_this_machine(failure)) std::rethrow_exception(failure);
     throw DistributedFailure(s.describe(first) + " failed: " + f.message + "; the job stopped without a total",
                              f.status);
 }

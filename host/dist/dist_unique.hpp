@@ -19,7 +19,8 @@ namespace perftide::dist {
 
 // Collective. Returns when no rank failed (`failure`: this rank's, or
 // null). Otherwise throws on every rank: on rank 0 its own exception when
-// it failed (so bad input reads as in a single process), else
+// it failed (so bad input reads as in a single process; a work directory
+// that cannot take a frontier is its machine's and reads as below), else
 // DistributedFailure naming the lowest failing rank and its message; on the
 // other ranks DistributedFailure with the same exit status, for them to
 // return quietly. A single-rank session rethrows its own failure.

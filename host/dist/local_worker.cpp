@@ -12,7 +12,8 @@ namespace perftide::dist {
 int status_for(const std::exception& e) {
     if (dynamic_cast<const BackendUnavailable*>(&e) || dynamic_cast<const std::invalid_argument*>(&e) ||
         dynamic_cast<const JournalError*>(&e) || dynamic_cast<const chess::FenError*>(&e) ||
-        dynamic_cast<const frontier::BudgetTooSmall*>(&e))
+        dynamic_cast<const frontier::BudgetTooSmall*>(&e) ||
+        dynamic_cast<const frontier::WorkDirUnusable*>(&e))
         return 2;
     return 3;
 }

@@ -48,7 +48,7 @@ class LocalWorker {
 
 // The exit status an exception stands for: 2 for what the user can fix
 // (bad input, a missing backend, a table too large, a memory budget too
-// small), 3 otherwise.
+// small, a work directory that cannot take a frontier), 3 otherwise.
 int status_for(const std::exception& e);
 
 }  // namespace perftide::dist

@@ -3,7 +3,10 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <optional>
+#include <regex>
 #include <sstream>
+#include <utility>
 
 
 namespace perftide {
@@ -32,15 +35,22 @@ std::vector<uint64_t> fingerprints(int passes) {
     return f;
 }
 
-// The pass count in an existing journal's header, or 0 when the file is
-// absent or empty (a header that cannot be read gives 1: the journal's own
-// checks then say what is wrong with it).
-int passes_in(const std::string& path) {
+// The first line of an existing journal, or "" when the file is absent or
+// empty.
+std::string header_line(const std::string& path) {
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)) return 0;
+    if (::stat(path.c_str(), &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)) return "";
     std::ifstream in(path);
     std::string line;
     std::getline(in, line);
+    return line.empty() ? " " : line;
+}
+
+// The pass count in a journal's header line, 0 without one (a header that
+// cannot be read gives 1: the journal's own checks then say what is wrong
+// with it).
+int passes_in(const std::string& line) {
+    if (line.empty()) return 0;
     std::istringstream words(line);
     for (std::string w; words >> w;)
         if (w == "units" && words >> w) {
@@ -55,11 +65,43 @@ int passes_in(const std::string& path) {
     return 1;
 }
 
+// The rank and rank count a unique journal's header names ({0, 1}: one
+// process's), or nullopt for a header that is no unique journal's.
+std::optional<std::pair<int, int>> ranks_in(const std::string& line) {
+    static const std::regex unique(" fen unique (chess960 )?(rank ([0-9]+) of ([0-9]+) )?");
+    std::smatch m;
+    if (!std::regex_search(line, m, unique)) return std::nullopt;
+    if (!m[2].matched) return std::pair{0, 1};
+    return std::pair{std::stoi(m[3].str()), std::stoi(m[4].str())};
+}
+
+std::string ranks_text(int ranks) { return ranks == 1 ? "1 process" : std::to_string(ranks) + " ranks"; }
+
 }  // namespace
 
-UniqueJournal::UniqueJournal(std::string path, std::string fen, bool chess960, int depth)
-    : path_(std::move(path)), position_(std::string("unique ") + (chess960 ? "chess960 " : "") + fen), depth_(depth) {
-    if (const int p = passes_in(path_)) open(p);
+void UniqueJournal::check_ranks(const std::string& line) const {
+    const auto found = ranks_in(line);
+    if (!found || *found == std::pair{rank_, ranks_}) return;
+    const auto [rank, ranks] = *found;
+    if (ranks != ranks_)
+        throw JournalError("journal " + path_ + " is a unique journal written by " + ranks_text(ranks) +
+                           (ranks_ > 1 ? ", this run has " + std::to_string(ranks_) : ", this run is one process") +
+                           (ranks > 1 ? ": run it with " + std::to_string(ranks) + " ranks, or use another journal file"
+                                      : ": run it as one process, or use another journal file"));
+    throw JournalError("journal " + path_ + " holds rank " + std::to_string(rank) + "'s passes, this is rank " +
+                       std::to_string(rank_) + ": give each rank FILE.rank<R> (--journal FILE)");
+}
+
+UniqueJournal::UniqueJournal(std::string path, const std::string& fen, bool chess960, int depth, int rank, int ranks)
+    : path_(std::move(path)),
+      position_(std::string("unique ") + (chess960 ? "chess960 " : "") +
+                (ranks > 1 ? "rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " " : "") + fen),
+      depth_(depth),
+      rank_(rank),
+      ranks_(ranks) {
+    const std::string header = header_line(path_);
+    check_ranks(header);
+    if (const int p = passes_in(header)) open(p);
 }
 
 void UniqueJournal::open(int passes) {

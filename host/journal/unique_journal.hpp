@@ -24,7 +24,9 @@ class UniqueJournal : public frontier::PassLog {
    public:
     // Opens and checks an existing journal at once (so that a wrong file is
     // refused before the run), or notes the path for start() to create.
-    UniqueJournal(std::string path, std::string fen, bool chess960, int depth);
+    // Under a launcher each rank keeps its own (`rank` of `ranks`, named in
+    // the header); a journal of another rank count is refused as such.
+    UniqueJournal(std::string path, const std::string& fen, bool chess960, int depth, int rank = 0, int ranks = 1);
 
     int passes() const override { return passes_; }
     void start(int passes) override;
@@ -37,9 +39,11 @@ class UniqueJournal : public frontier::PassLog {
 
    private:
     void open(int passes);
+    void check_ranks(const std::string& header) const;  // throws JournalError
 
     std::string path_, position_;
     int depth_;
+    int rank_, ranks_;
     int passes_ = 0;
     std::unique_ptr<Journal> journal_;
     std::map<int, frontier::PlyCounts> done_;

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -124,6 +126,7 @@ std::unique_ptr<Codec> codec_for(const std::vector<char>& first, size_t len, con
 struct CompressedInput::Decoder {
     std::vector<char> in = std::vector<char>(1 << 16);
     size_t pos = 0, len = 0;
+    uint64_t raw = 0, made = 0;  // bytes read from the input, and decompressed
     bool end = false;      // the raw input is exhausted
     bool pending = false;  // a compressed frame is begun and not finished
     std::unique_ptr<Codec> codec;
@@ -140,6 +143,11 @@ CompressedInput::CompressedInput(const std::string& path) : decoder_(std::make_u
     setg(out_, out_, out_);
 }
 
+CompressedInput::CompressedInput(std::string name, std::string_view bytes)
+    : memory_(bytes), name_(std::move(name)), decoder_(std::make_unique<Decoder>()) {
+    setg(out_, out_, out_);
+}
+
 CompressedInput::~CompressedInput() {
     if (own_fd_) ::close(fd_);
 }
@@ -147,6 +155,12 @@ CompressedInput::~CompressedInput() {
 const char* CompressedInput::format() const { return decoder_->codec ? decoder_->codec->name() : "plain"; }
 
 size_t CompressedInput::read_raw(char* to, size_t bytes) {
+    if (fd_ < 0) {
+        const size_t n = std::min(bytes, memory_.size());
+        std::memcpy(to, memory_.data(), n);
+        memory_.remove_prefix(n);
+        return n;
+    }
     for (;;) {
         const ssize_t n = ::read(fd_, to, bytes);
         if (n >= 0) return size_t(n);
@@ -159,7 +173,7 @@ size_t CompressedInput::fill(char* to, size_t bytes) {
     Decoder& d = *decoder_;
     const auto refill = [&] {
         if (d.pos < d.len || d.end) return;
-        d.len = read_raw(d.in.data(), d.in.size()), d.pos = 0;
+        d.len = read_raw(d.in.data(), d.in.size()), d.pos = 0, d.raw += d.len;
         d.end = d.len == 0;
     };
     refill();
@@ -167,11 +181,14 @@ size_t CompressedInput::fill(char* to, size_t bytes) {
     for (;;) {
         refill();
         if (d.end) {
-            if (d.pending) throw std::invalid_argument(name_ + ": the " + format() + " data ends in the middle (a truncated file?)");
+            if (d.pending)
+                throw std::invalid_argument(name_ + ": the " + format() + " data ends in the middle, cut after " +
+                                            std::to_string(d.raw) + " bytes (" + std::to_string(d.made) +
+                                            " bytes of text): a truncated file?");
             return 0;
         }
         const Codec::Step s = d.codec->step(d.in.data() + d.pos, d.len - d.pos, to, bytes);
-        d.pos += s.consumed;
+        d.pos += s.consumed, d.made += s.made;
         d.pending = s.pending;
         if (s.made) return s.made;
     }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <streambuf>
 #include <string>
+#include <string_view>
 
 namespace perftide::pgn {
 
@@ -15,6 +16,9 @@ namespace perftide::pgn {
 class CompressedInput : public std::streambuf {
    public:
     explicit CompressedInput(const std::string& path);  // "-": standard input
+    // Bytes in memory (held by the caller while it reads), read as a file
+    // holding them would be; `name` names them in messages.
+    CompressedInput(std::string name, std::string_view bytes);
     ~CompressedInput() override;
     CompressedInput(const CompressedInput&) = delete;
     CompressedInput& operator=(const CompressedInput&) = delete;
@@ -33,6 +37,7 @@ class CompressedInput : public std::streambuf {
 
     int fd_ = -1;
     bool own_fd_ = false;
+    std::string_view memory_;  // the bytes still unread, when not a file
     std::string name_;
     std::unique_ptr<Decoder> decoder_;
     char out_[1 << 16];

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include "chess/io/fen.hpp"
 #include "output/json.hpp"
@@ -97,6 +99,18 @@ void analyse_chunk(const std::vector<Entry>& chunk, const PgnOptions& o, PgnTall
     t.analysed += chunk.size();
 }
 
+// The next game, or false at the end of the input or where it cannot be
+// read on (why in t.stopped: the games before it stay counted).
+bool next_game(pgn::Reader& reader, pgn::Game& g, PgnTally& t) {
+    try {
+        return reader.next(g);
+    } catch (const std::invalid_argument& e) {
+        t.stopped = std::string(e.what()) + "; reading stopped there, after " + std::to_string(t.games) +
+                    " complete game" + (t.games == 1 ? "" : "s");
+        return false;
+    }
+}
+
 }  // namespace
 
 PgnTally analyze_games(std::istream& in, const std::string& name, const PgnOptions& o, size_t chunk_games,
@@ -105,7 +119,7 @@ PgnTally analyze_games(std::istream& in, const std::string& name, const PgnOptio
     pgn::Reader reader(in, name);
     PgnTally t;
     std::vector<Entry> chunk;
-    for (pgn::Game g; reader.next(g);) {
+    for (pgn::Game g; next_game(reader, g, t);) {
         ++t.games;
         const pgn::Replay r = pgn::replay(g);
         if (!r.error.empty()) {
@@ -132,6 +146,7 @@ std::string summary_json(const PgnTally& t, bool timeouts, double seconds) {
     if (timeouts) s.integer("timeouts", t.timeouts).integer("unfair", t.unfair);
     s.integer("skipped", t.skipped).num("seconds", seconds);
     s.num("positions_per_second", seconds > 0 ? double(t.analysed) / seconds : 0);
+    if (!t.stopped.empty()) s.str("stopped", t.stopped);
     return s.text();
 }
 

@@ -22,6 +22,9 @@ struct PgnOptions {
 
 struct PgnTally {
     size_t games = 0, timeouts = 0, unfair = 0, skipped = 0, analysed = 0;
+    // Why reading stopped before the end (compressed data cut short or
+    // corrupt, a line over 64 KiB, a NUL byte); empty when it did not.
+    std::string stopped;
 };
 
 // Every game of `in` (`name` in messages): one that cannot be read or played
@@ -29,10 +32,12 @@ struct PgnTally {
 // time only) are analysed a chunk at a time and go to `row` in game order,
 // as JSON when o.json is set, else as text. `chunk_games` games are read
 // before each analysis (1: each game answered as soon as it is read).
+// Input that cannot be read on (see PgnTally::stopped) ends the reading:
+// every complete game before it is still analysed.
 PgnTally analyze_games(std::istream& in, const std::string& name, const PgnOptions& o, size_t chunk_games,
                        const std::function<void(const std::string&)>& row,
                        const std::function<void(const std::string&)>& skipped);
-// The summary as one JSON object.
+// The summary as one JSON object ("stopped" only when reading stopped).
 std::string summary_json(const PgnTally& t, bool timeouts, double seconds);
 
 }  // namespace perftide::pgn

@@ -11,8 +11,9 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
+#include <memory>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "analysis/report.hpp"
@@ -23,6 +24,7 @@
 #include "count/cpu_stats.hpp"
 #include "deep/deep_perft.hpp"
 #include "frontier/frontier.hpp"
+#include "output/json.hpp"
 #include "pgn/compressed_input.hpp"
 #include "pgn/game_analysis.hpp"
 #include "base/run_stop.hpp"
@@ -159,6 +161,8 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
     return out;
 }
 
+constexpr uint64_t MAX_MEMORY_MIB = uint64_t(1) << 24;  // as unique --memory
+
 nb::dict unique(int depth, const std::string& fen, const std::string& backend, const std::optional<int>& threads,
                 const std::optional<uint64_t>& memory_mib, bool chess960) {
     check_depth(depth, 20);
@@ -166,6 +170,9 @@ nb::dict unique(int depth, const std::string& fen, const std::string& backend, c
     const bool gpu = resolve_backend(backend_of(backend)) == Backend::Gpu;
     frontier::Options o;
     o.threads = threads_of(threads);
+    if (memory_mib && (*memory_mib < 1 || *memory_mib > MAX_MEMORY_MIB))
+        throw std::invalid_argument("memory_mib: " + std::to_string(*memory_mib) + " is not in 1.." +
+                                    std::to_string(MAX_MEMORY_MIB) + " (None: 60% of the free memory)");
     o.budget_bytes = memory_mib.value_or(0) << 20;
     const auto start = std::chrono::steady_clock::now();
     const std::vector<frontier::PlyCounts> counts = run([&] {
@@ -239,33 +246,72 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
     return one ? nb::object(out[0]) : nb::object(out);
 }
 
-// PGN games: a path (plain, gzip or Zstandard) or the PGN text itself (a
-// str holding a newline or starting with '['). A dict: "games" the rows of
-// analyze --pgn --json, "skipped" a message for each game that could not be
-// read or played out, "summary" the counts.
-nb::object analyze_pgn(const std::string& source, bool timeouts, const std::string& mode,
+// Where analyze_pgn's games come from: a file, or PGN bytes in memory.
+struct PgnSource {
+    std::string path;  // empty: `bytes`
+    std::string bytes, name;
+};
+
+// A str that is not a file is PGN text when it holds a newline or starts
+// (after blanks) with a tag pair, a comment, an escape line or a move
+// number ("1.", "12...").
+bool looks_like_pgn(const std::string& s) {
+    const size_t a = s.find_first_not_of(" \t\r");
+    if (a == std::string::npos) return false;
+    if (s.find('\n') != std::string::npos || std::string("[{;%").find(s[a]) != std::string::npos) return true;
+    size_t k = a;
+    while (k < s.size() && s[k] >= '0' && s[k] <= '9') ++k;
+    return k > a && k < s.size() && s[k] == '.';
+}
+
+// A str naming an existing file, or an os.PathLike: that file; bytes: PGN
+// data as a file would hold it (plain, gzip or Zstandard); another str:
+// PGN text when it looks like PGN, else refused.
+PgnSource pgn_source(nb::handle source) {
+    if (nb::isinstance<nb::bytes>(source)) {
+        const nb::bytes b = nb::borrow<nb::bytes>(source);
+        return {"", std::string(b.c_str(), b.size()), "bytes"};
+    }
+    if (!nb::isinstance<nb::str>(source) && nb::hasattr(source, "__fspath__"))
+        return {nb::cast<std::string>(nb::module_::import_("os").attr("fsdecode")(source)), "", ""};
+    if (!nb::isinstance<nb::str>(source))
+        throw nb::type_error(("source: a str (a file name or PGN text), bytes or an os.PathLike, not " +
+                              nb::cast<std::string>(nb::type_name(source.type())))
+                                 .c_str());
+    const std::string s = nb::cast<std::string>(source);
+    std::error_code ec;
+    if (std::filesystem::exists(s, ec) && !std::filesystem::is_directory(s, ec)) return {s, "", ""};
+    if (looks_like_pgn(s)) return {"", s, "text"};
+    throw std::invalid_argument("source: '" + s.substr(0, 80) +
+                                "' is no file, nor PGN text (a tag pair, a move number or several lines)");
+}
+
+// PGN games (see pgn_source). A dict: "games" the rows of analyze --pgn
+// --json, "skipped" a message for each game that could not be read or
+// played out, "summary" the counts. Input that cannot be read to its end
+// (cut short, a line over 64 KiB) raises ValueError.
+nb::object analyze_pgn(nb::object source, bool timeouts, const std::string& mode,
                        const std::optional<uint64_t>& budget, const std::optional<int>& threads) {
+    const PgnSource from = pgn_source(source);
     pgn::PgnOptions o;
     o.json = true, o.timeouts = timeouts, o.threads = threads_of(threads);
     o.analysis = analyze_options(mode, "both", budget);
     std::vector<std::string> rows, skipped;
     const auto keep_row = [&](const std::string& r) { rows.push_back(r); };
     const auto keep_skip = [&](const std::string& why) { skipped.push_back(why); };
-    const bool text = source.find('\n') != std::string::npos || source.starts_with('[');
     const auto start = std::chrono::steady_clock::now();
     const pgn::PgnTally t = run([&] {
-        if (text) {
-            std::istringstream in(source);
-            return pgn::analyze_games(in, "text", o, 4096, keep_row, keep_skip);
-        }
-        pgn::CompressedInput input(source);
-        std::istream in(&input);
-        return pgn::analyze_games(in, input.name(), o, 4096, keep_row, keep_skip);
+        const auto input = from.path.empty() ? std::make_unique<pgn::CompressedInput>(from.name, from.bytes)
+                                             : std::make_unique<pgn::CompressedInput>(from.path);
+        std::istream in(input.get());
+        return pgn::analyze_games(in, input->name(), o, 4096, keep_row, keep_skip);
     });
+    if (!t.stopped.empty()) throw std::invalid_argument(t.stopped);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     nb::list games, skips;
     for (const std::string& r : rows) games.append(from_json(r));
-    for (const std::string& why : skipped) skips.append(nb::str(why.c_str()));
+    // Through JSON: bytes that are not UTF-8 become the code points of their values, as in the rows.
+    for (const std::string& why : skipped) skips.append(from_json(json::quote(why)));
     nb::dict out;
     out["games"] = games;
     out["skipped"] = skips;
@@ -300,6 +346,8 @@ NB_MODULE(perftide, m) {
             PyErr_SetString(PyExc_ValueError, e.what());
         } catch (const BackendUnavailable& e) {
             PyErr_SetString(PyExc_RuntimeError, e.what());
+        } catch (const frontier::BudgetTooSmall& e) {  // bad input, as --memory's exit 2
+            PyErr_SetString(PyExc_ValueError, e.what());
         }
     });
     using namespace nb::literals;
@@ -324,8 +372,9 @@ NB_MODULE(perftide, m) {
           "budget"_a = nb::none(), "threads"_a = nb::none(),
           "analyze --pgn --json as a dict: 'games' (one row per game: its tags, plies and the final position's "
           "report; with timeouts=True only games lost on time, with 'flagged' and 'unfair'), 'skipped' (why each "
-          "game that could not be read or played out was left out) and 'summary'. source: a PGN file (plain, .gz "
-          "or .zst) or PGN text.");
+          "game that could not be read or played out was left out) and 'summary'. source: a file (a str naming an "
+          "existing file, or an os.PathLike; plain, .gz or .zst), bytes (PGN data, compressed or not), or PGN "
+          "text (any other str that holds a newline or starts with '[', '{', ';', '%' or a move number).");
     m.def("verify", &verify, nb::kw_only(), "positions"_a = 1000, "depth"_a = 2, "seed"_a = 1,
           "fens"_a = std::vector<std::string>{}, "chess960"_a = false, "chess960_starts"_a = true,
           "max_playout"_a = 200, "threads"_a = nb::none(),

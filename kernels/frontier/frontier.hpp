@@ -54,6 +54,11 @@ class PassLog {
     // The counts of a pass finished before (ply and passes fields unset), or null.
     virtual const PlyCounts* finished(int pass) const = 0;
     virtual void record(int pass, const PlyCounts& counts) = 0;
+    // What to do when a pass outgrows the budget: the pass count is not the
+    // engine's to raise.
+    virtual std::string when_a_pass_outgrows() const {
+        return "the journal keeps its pass count: give more memory, or start a new journal";
+    }
 };
 
 // A ply's counts as 128-bit numbers in a fixed order (ply and passes
@@ -123,6 +128,14 @@ struct BudgetTooSmall : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Thrown when the work directory cannot take a frontier (too little space,
+// no file can be made or sized there): the message names the directory,
+// what failed, and the space needed and free. It is about this machine's
+// disk, so under a launcher each rank reports its own.
+struct WorkDirUnusable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Holds one frontier (in device memory for the GPU engine) and applies the
 // per-ply steps to it.
 class Expander {
@@ -154,8 +167,9 @@ class Expander {
     }
 };
 
-// Throws std::runtime_error, naming the sizes, when `dir` (a work
-// directory) has less than `need` bytes free for `what`.
+// Throws WorkDirUnusable, naming the sizes, when `dir` (a work directory)
+// has less than `need` bytes free for `what`, or its free space cannot be
+// read.
 void check_free_space(const std::string& dir, uint64_t need, const std::string& what);
 
 // The CPU engine (threads over packed positions and hash tables).

@@ -244,14 +244,21 @@ std::string mib(uint64_t bytes) { return std::to_string((bytes + MIB - 1) / MIB)
 
 }  // namespace
 
-void check_free_space(const std::string& dir, uint64_t need, const std::string& what) {
+// The bytes free to this process in `dir`; throws WorkDirUnusable (with
+// the need) when they cannot be read.
+uint64_t free_space(const std::string& dir, uint64_t need, const std::string& what) {
     struct statvfs fs;
     if (statvfs(dir.c_str(), &fs) != 0)
-        throw std::runtime_error("--work-dir " + dir + ": " + std::strerror(errno));
-    const uint64_t free = uint64_t(fs.f_bavail) * fs.f_frsize;
+        throw WorkDirUnusable("--work-dir " + dir + ": cannot read its free space (" + std::strerror(errno) + "); " +
+                              what + " needs about " + mib(need));
+    return uint64_t(fs.f_bavail) * fs.f_frsize;
+}
+
+void check_free_space(const std::string& dir, uint64_t need, const std::string& what) {
+    const uint64_t free = free_space(dir, need, what);
     if (need > free)
-        throw std::runtime_error("--work-dir " + dir + " has " + mib(free) + " free; " + what + " needs about " +
-                                 mib(need) + ": free some space or give another directory");
+        throw WorkDirUnusable("--work-dir " + dir + " has " + mib(free) + " free; " + what + " needs about " +
+                              mib(need) + ": free some space or give another directory");
 }
 
 namespace {
@@ -264,14 +271,16 @@ class FrontierFile {
    public:
     FrontierFile(const std::string& dir, uint64_t reserve_entries) {
         const uint64_t need = reserve_entries * ENTRY_BYTES;
-        check_free_space(dir, need, "this ply's frontier of about " + std::to_string(reserve_entries) + " positions");
+        const std::string what = "this ply's frontier of about " + std::to_string(reserve_entries) + " positions";
+        check_free_space(dir, need, what);
         std::string name = dir + "/perftide-frontier-XXXXXX";
         fd_ = mkstemp(name.data());
-        if (fd_ < 0) fail("--work-dir " + dir + ": cannot make a file");
+        if (fd_ < 0) refuse(dir, "cannot make a file there", what, need);
         unlink(name.c_str());
         if (const int e = posix_fallocate(fd_, 0, off_t(need)); e != 0) {
             errno = e;
-            fail("--work-dir " + dir + ": cannot take " + mib(need) + " for this ply's frontier");
+            close(fd_);
+            refuse(dir, "cannot take the space for a file there", what, need);
         }
     }
     FrontierFile(const FrontierFile&) = delete;
@@ -305,6 +314,13 @@ class FrontierFile {
     }
     [[noreturn]] static void fail(const std::string& what) {
         throw std::runtime_error(what + ": " + (errno ? std::strerror(errno) : "short transfer"));
+    }
+    // A directory that cannot take the file (errno says why), with the sizes.
+    [[noreturn]] static void refuse(const std::string& dir, const std::string& failed, const std::string& what,
+                                    uint64_t need) {
+        const std::string why = std::strerror(errno);
+        throw WorkDirUnusable("--work-dir " + dir + ": " + failed + " (" + why + "); " + what + " needs about " +
+                              mib(need) + ", the directory has " + mib(free_space(dir, need, what)) + " free");
     }
 
     int fd_ = -1;
@@ -476,8 +492,7 @@ class CpuExpander : public Expander {
             PlyCounts t;
             if (!last_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, &t))
                 throw BudgetTooSmall("pass " + std::to_string(pass) + " of " + std::to_string(passes) +
-                                     " outgrew --memory " + mib(budget_) +
-                                     "; the journal keeps its pass count: give more memory, or start a new journal");
+                                     " outgrew --memory " + mib(budget_) + "; " + log_->when_a_pass_outgrows());
             log_->record(pass, t);
             add(total, t);
         }

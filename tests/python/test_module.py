@@ -194,6 +194,37 @@ def test_analyze_pgn_replays_games_as_python_chess_does():
     assert out["summary"]["unfair"] == 1
 
 
+def test_analyze_pgn_takes_paths_bytes_and_text_by_a_stated_rule():
+    import gzip
+    import pathlib
+    import tempfile
+
+    mate = perftide.analyze_pgn("1. f3 e5 2. g4 Qh4# 0-1", mode="no-search")
+    assert mate["summary"]["games"] == 1 and mate["games"][0]["checkmate"] is True
+    # Not UTF-8 (Latin-1 names, a stray byte as a move): read as the command line reads a file, bytes that
+    # are not UTF-8 becoming the code points of their values, as in its JSON.
+    latin1 = b'[White "Jos\xe9"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n[White "Ren\xe9"]\n\n1. e4 \xe9\xe9 1-0\n'
+    with tempfile.NamedTemporaryFile(suffix=".pgn", delete=False) as f:
+        f.write(latin1)
+        path = f.name
+    try:
+        for source in (latin1, gzip.compress(latin1), path, pathlib.Path(path)):
+            out = perftide.analyze_pgn(source, mode="no-search")
+            assert out["summary"]["games"] == 2 and out["summary"]["skipped"] == 1, source
+            assert out["games"][0]["white"] == "Jos\u00e9"
+            assert "Ren\u00e9" in out["skipped"][0] and "'\u00e9\u00e9'" in out["skipped"][0], out["skipped"]
+    finally:
+        os.unlink(path)
+    with pytest.raises(ValueError, match="'no_such_file.pgn' is no file, nor PGN text"):
+        perftide.analyze_pgn("no_such_file.pgn")
+    with pytest.raises(TypeError, match="source: a str"):
+        perftide.analyze_pgn(42)
+    # Cut short: refused with where, as the command line's exit 2.
+    cut = gzip.compress(latin1 * 400)
+    with pytest.raises(ValueError, match="bytes: the gzip data ends in the middle, cut after"):
+        perftide.analyze_pgn(cut[: len(cut) // 2], mode="no-search")
+
+
 def test_verify_is_clean():
     r = perftide.verify(positions=40, depth=2, seed=9, fens=[KIWIPETE])
     assert r["result"] == "clean" and r["samples"] == 40 and r["roots"] == 2 and r["nodes"] > 40
@@ -229,6 +260,11 @@ def test_bad_input_raises_value_error_with_the_cli_message():
         perftide.unique(1, threads=0)
     with pytest.raises(ValueError, match="mode"):
         perftide.analyze("startpos", mode="fastest")
+    with pytest.raises(ValueError, match="--memory 1 MiB"):
+        perftide.unique(5, memory_mib=1)
+    with pytest.raises(ValueError, match="memory_mib: 0 is not in 1..16777216"):
+        perftide.unique(3, memory_mib=0)
+    assert "--memory: Value 0 not in range" in cli_error(["unique", "--depth", "3", "--memory", "0"])
 
 
 def test_long_calls_release_the_gil():
