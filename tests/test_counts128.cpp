@@ -8,7 +8,7 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/movegen.hpp"
-#include "deep/count_math.hpp"
+#include "count/count_math.hpp"
 #include "journal/journal.hpp"
 #include "deep/work_units.hpp"
 #include "output/json.hpp"

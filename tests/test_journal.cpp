@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "journal/journal.hpp"
-#include "deep/tally.hpp"
+#include "journal/tally.hpp"
 #include "output/progress.hpp"
 #include "support/run_process.hpp"
 

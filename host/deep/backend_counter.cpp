@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "count/cpu_perft.hpp"
-#include "deep/tally.hpp"
+#include "journal/tally.hpp"
 #include "deep/tt_perft.hpp"
 #include "gpu/gpu_perft.hpp"
 

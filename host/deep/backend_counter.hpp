@@ -33,7 +33,7 @@ class BackendCounter {
 
     // perft(depth) of every root; never a partial result.
     std::vector<chess::u128> perft_batch(const std::vector<chess::Position>& roots, int depth);
-    // The statistics tally (deep/tally.hpp) of every root at `depth`, one
+    // The statistics tally (journal/tally.hpp) of every root at `depth`, one
     // after another; the counter must have been made with `stats`.
     std::vector<chess::u128> stats_batch(const std::vector<chess::Position>& roots, int depth);
 

@@ -34,7 +34,7 @@ struct DeepOptions {
     int batch_units = 0;         // units per backend call; 0: adaptive
     int memory_sharers = 1;      // processes sharing this machine's free memory (ranks on a node)
     bool hash_force = false;     // keep an explicit --hash even where the run cannot fill it
-    bool stats = false;          // perft --stats: statistics rows of every ply (deep/tally.hpp)
+    bool stats = false;          // perft --stats: statistics rows of every ply (journal/tally.hpp)
 };
 
 struct DeepResult {

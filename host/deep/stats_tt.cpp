@@ -11,7 +11,7 @@
 #include "chess/perft.hpp"
 #include "chess/slot_check.hpp"
 #include "count/cpu_perft.hpp"
-#include "deep/tally.hpp"
+#include "journal/tally.hpp"
 #include "base/parallel.hpp"
 
 namespace perftide {

@@ -1,6 +1,6 @@
 // Perft statistics on the CPU for deep runs: a transposition table that
 // stores a whole statistics row per (position, remaining depth), and the
-// tallies of work units (deep/tally.hpp) counted with it or without it.
+// tallies of work units (journal/tally.hpp) counted with it or without it.
 //
 // A row is the statistics of the moves made at the last ply of a subtree,
 // so the row of (p, d) is the sum of its children's rows at d - 1, as a

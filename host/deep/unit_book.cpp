@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "chess/io/fen.hpp"
-#include "deep/count_math.hpp"
-#include "deep/tally.hpp"
+#include "count/count_math.hpp"
+#include "journal/tally.hpp"
 
 namespace perftide {
 

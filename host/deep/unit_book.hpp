@@ -20,7 +20,7 @@ class UnitBook {
    public:
     // Opens the journal when `journal` is not empty (throws JournalError)
     // and takes its finished units. `stats`: the units' tallies are
-    // statistics rows (deep/tally.hpp).
+    // statistics rows (journal/tally.hpp).
     UnitBook(const chess::Position& root, int depth, const WorkUnits& w, uint64_t zobrist_seed,
              const std::string& journal, bool stats = false);
 

@@ -7,7 +7,7 @@
 #include "base/machine.hpp"
 #include "chess/identity.hpp"
 #include "chess/movegen.hpp"
-#include "deep/count_math.hpp"
+#include "count/count_math.hpp"
 
 namespace perftide {
 

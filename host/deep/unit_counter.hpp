@@ -14,7 +14,7 @@ namespace perftide {
 
 class UnitCounter {
    public:
-    // `stats`: units are counted as statistics tallies (deep/tally.hpp), by
+    // `stats`: units are counted as statistics tallies (journal/tally.hpp), by
     // the backend counter alone (the host table holds plain counts).
     UnitCounter(BackendCounter& backend_counter, HostTable& table, bool stats = false)
         : backend_(backend_counter), table_(table), stats_(stats) {}

@@ -6,7 +6,7 @@
 #include <memory>
 #include <thread>
 
-#include "deep/count_math.hpp"
+#include "count/count_math.hpp"
 #include "deep/host_table.hpp"
 #include "output/progress.hpp"
 #include "deep/unit_book.hpp"

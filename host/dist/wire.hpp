@@ -6,7 +6,7 @@
 //   hello   worker -> 0   [backend (0 cpu, 1 gpu), threads]
 //   batch   0 -> worker   [remaining depth, n, unit index x n, position x n (6 words each)]
 //   result  worker -> 0   [n, seconds (IEEE bits), width, (unit index, (count low, count high) x width) x n]
-//                         (width: the counts of a unit's tally, deep/tally.hpp)
+//                         (width: the counts of a unit's tally, journal/tally.hpp)
 //   failure worker -> 0   [exit status, length, text bytes packed 8 per word]
 //   stop, test fault      0 -> worker (a fault carries its mode as a failure's text)
 #pragma once

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "chess/io/count_text.hpp"
-#include "deep/tally.hpp"
+#include "journal/tally.hpp"
 
 namespace perftide {
 

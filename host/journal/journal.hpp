@@ -8,7 +8,7 @@
 // checksum (8 hex digits) of what precedes it:
 //   perftide-journal <version> depth <D> split <S> seed <hex> units <N> [stats] fen <FEN> *xxxxxxxx
 //   unit <index> <fingerprint hex> <remaining depth> <count>... *xxxxxxxx
-// A unit's record holds its tally (deep/tally.hpp): one count for perft, the
+// A unit's record holds its tally (journal/tally.hpp): one count for perft, the
 // statistics rows of every remaining ply for perft --stats (whose header says
 // `stats`, so that the two kinds of journal refuse each other).
 #pragma once
