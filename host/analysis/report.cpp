@@ -76,12 +76,12 @@ std::string uci_line(const std::vector<Move>& moves, bool chess960) {
 
 std::string yes_no(const std::optional<bool>& v) { return !v ? "undefined" : *v ? "yes" : "no"; }
 
+}  // namespace
+
 bool is_start_position(const Position& p) {
     static const Position start = chess::parse_fen(chess::START_FEN);
     return chess::SamePosition{}(p, start);
 }
-
-}  // namespace
 
 void mark_reachable(PositionReport& r, const std::string& how) {
     r.legal = true;

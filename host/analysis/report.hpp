@@ -65,6 +65,8 @@ struct PositionReport {
     bool open[2] = {false, false};  // can_mate[c] waits for the search
 };
 
+// Whether p is the start position (FIDE 9.2 identity: clocks aside).
+bool is_start_position(const chess::Position& p);
 // Marks r reachable: the moves `how` lead to it from the start position.
 void mark_reachable(PositionReport& r, const std::string& how);
 

@@ -8,7 +8,6 @@
 
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
-#include "chess/identity.hpp"
 #include "commands/cli.hpp"
 #include "pgn/compressed_input.hpp"
 #include "pgn/game_analysis.hpp"
@@ -97,7 +96,7 @@ int analyze_one(const AnalyzeCommandOptions& o) {
         const chess::FenReading reading = chess::read_fen(fen);
         if (!reading.refusals.empty())
             throw std::invalid_argument("--moves: cannot play moves from this position: " + reading.refusals.front());
-        from_start = chess::SamePosition{}(reading.pos, chess::parse_fen(chess::START_FEN));
+        from_start = analysis::is_start_position(reading.pos);
         const auto game = analysis::play_line(reading.pos, o.moves);
         repetition = analysis::repetition_report(game);
         fen = chess::to_fen(game.back());

@@ -31,17 +31,21 @@ std::vector<const CLI::Option*> shown_options(const CLI::App& app) {
     return app.get_options([](const CLI::Option* o) { return !o->get_group().empty() && !o->get_name().empty(); });
 }
 
-// "-d, --depth INT" in roff.
+// An option's names as typed: "-d", "--depth".
+std::vector<std::string> option_names(const CLI::Option& o) {
+    std::vector<std::string> names;
+    for (const std::string& s : o.get_snames()) names.push_back("-" + s);
+    for (const std::string& l : o.get_lnames()) names.push_back("--" + l);
+    return names;
+}
+
+// "-d, --depth INT" in roff; a positional argument by its name.
 std::string option_heading(const CLI::Option& o) {
+    std::vector<std::string> all = option_names(o);
+    if (all.empty()) all.push_back(o.get_name(true, false));
     std::string names;
-    const std::string all = o.get_name(true, true);  // "-d,--depth"
-    for (size_t at = 0; at <= all.size();) {
-        size_t end = all.find(',', at);
-        if (end == std::string::npos) end = all.size();
-        const std::string name = all.substr(at, end - at);
-        if (!name.empty()) names += (names.empty() ? "" : ", ") + std::string("\\fB") + roff(name) + "\\fR";
-        at = end + 1;
-    }
+    for (const std::string& name : all)
+        names += (names.empty() ? "" : ", ") + std::string("\\fB") + roff(name) + "\\fR";
     if (o.get_type_size() != 0 && !o.get_type_name().empty()) names += " \\fI" + roff(o.get_type_name()) + "\\fR";
     return names;
 }
@@ -58,10 +62,8 @@ void options_section(std::string& out, const CLI::App& app) {
 // Every long and short option name of a command, space separated.
 std::string option_words(const CLI::App& app) {
     std::string words;
-    for (const CLI::Option* o : shown_options(app)) {
-        for (const std::string& s : o->get_snames()) words += " -" + s;
-        for (const std::string& l : o->get_lnames()) words += " --" + l;
-    }
+    for (const CLI::Option* o : shown_options(app))
+        for (const std::string& name : option_names(*o)) words += " " + name;
     return words;
 }
 
