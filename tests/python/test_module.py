@@ -279,22 +279,30 @@ def test_long_calls_release_the_gil():
     assert ticks >= 10, "the main thread ran only %d times during the perft" % ticks
 
 
-def test_ctrl_c_interrupts_a_long_call():
-    code = ("import sys, perftide\n"
+def interrupted(call, after="", wait=0.5):
+    """Runs `call` in a fresh interpreter and sends it SIGINT `wait` seconds in;
+    the lines it printed ('interrupted' when KeyboardInterrupt was raised, then
+    what `after` prints) and the seconds the interrupt took."""
+    code = ("import perftide\n"
             "print('go', flush=True)\n"
             "try:\n"
-            "    perftide.perft('startpos', 10, threads=1)\n"
+            "    " + call + "\n"
             "except KeyboardInterrupt:\n"
-            "    print('interrupted', flush=True)\n"
-            "print(perftide.perft('startpos', 4, threads=1), flush=True)\n")
+            "    print('interrupted', flush=True)\n" + after)
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert child.stdout.readline() == "go\n"
-    time.sleep(0.5)
+    time.sleep(wait)
     start = time.monotonic()
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=30)
-    assert time.monotonic() - start < 3, "the interrupt took too long"
-    assert out.split() == ["interrupted", "197281"], "the call after the interrupt counts normally"
+    return out.split(), time.monotonic() - start
+
+
+def test_ctrl_c_interrupts_a_long_call():
+    out, seconds = interrupted("perftide.perft('startpos', 10, threads=1)",
+                               after="print(perftide.perft('startpos', 4, threads=1), flush=True)\n")
+    assert seconds < 3, "the interrupt took too long"
+    assert out == ["interrupted", "197281"], "the call after the interrupt counts normally"
 
 
 BARE_KINGS = "8/8/8/8/8/8/8/K1k5 w - - 0 1"
@@ -325,17 +333,7 @@ def test_perft_counts_deep_as_the_command_line_does():
 
 
 def test_ctrl_c_interrupts_table_statistics():
-    code = ("import perftide\n"
-            "print('go', flush=True)\n"
-            "try:\n"
-            "    perftide.stats('startpos', 12, threads=1, hash_mib=64)\n"
-            "except KeyboardInterrupt:\n"
-            "    print('interrupted', flush=True)\n")
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline() == "go\n"
-    time.sleep(2)  # well inside the table recursion by now
-    start = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=30)
-    assert time.monotonic() - start < 1.5, "the interrupt took too long"
-    assert out.split() == ["interrupted"]
+    # Two seconds in, the count is well inside the table recursion.
+    out, seconds = interrupted("perftide.stats('startpos', 12, threads=1, hash_mib=64)", wait=2)
+    assert seconds < 1.5, "the interrupt took too long"
+    assert out == ["interrupted"]
