@@ -21,16 +21,16 @@ TEST(DeepSlow, DistinctPositionsAtPly5MatchOeisA083276) {
 
 TEST(DeepSlow, TablesUnderTwoSeedsGiveThePublishedCounts) {
     int checked = 0;
+    const auto cpu = perftide::open_backend(perftide::BackendChoice::Cpu);
     for (const auto& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/perft/cpw_positions.epd")) {
         for (const auto& [depth, expected] : e.expected) {
             if (double(expected) < 1e8 || double(expected) > 4e9) continue;
             for (uint64_t seed : {DEFAULT_ZOBRIST_SEED, uint64_t(0x5eed)}) {
                 perftide::DeepOptions o;
-                o.backend = perftide::Backend::Cpu;
                 o.zobrist_seed = seed;
                 o.split = 3;
                 o.hash_mb = 64;
-                const auto d = perftide::run_deep_perft(parse_fen(e.fen), depth, o);
+                const auto d = perftide::run_deep_perft(*cpu, parse_fen(e.fen), depth, o);
                 EXPECT_EQ(to_string(d.perft.nodes), to_string(expected)) << e.fen << " depth " << depth << " seed " << seed;
                 ++checked;
             }

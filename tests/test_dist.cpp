@@ -76,12 +76,12 @@ TEST(DistWire, BatchAndResultSurviveTheRoundTrip) {
 }
 
 TEST(DistWire, HelloAndFailureSurviveTheRoundTrip) {
-    const Hello h = unpack_hello(pack(Hello{Backend::Gpu, 12, "gpu NVIDIA H200 (CUDA_VISIBLE_DEVICES=3)"}));
-    EXPECT_EQ(h.backend, Backend::Gpu);
+    const Hello h = unpack_hello(pack(Hello{BackendKind::Gpu, 12, "gpu NVIDIA H200 (CUDA_VISIBLE_DEVICES=3)"}));
+    EXPECT_EQ(h.backend, BackendKind::Gpu);
     EXPECT_EQ(h.threads, 12);
     EXPECT_EQ(h.device, "gpu NVIDIA H200 (CUDA_VISIBLE_DEVICES=3)");
-    EXPECT_EQ(unpack_hello(pack(Hello{Backend::Cpu, 1, ""})).device, "");
-    Words torn = pack(Hello{Backend::Cpu, 1, "cpu"});
+    EXPECT_EQ(unpack_hello(pack(Hello{BackendKind::Cpu, 1, ""})).device, "");
+    Words torn = pack(Hello{BackendKind::Cpu, 1, "cpu"});
     torn.pop_back();
     EXPECT_THROW(unpack_hello(torn), WireError);
     for (const std::string text : {"", "x", "exactly8", "no CUDA device on this node: cudaErrorNoDevice"}) {
@@ -147,8 +147,8 @@ TEST(DistSchedule, AdaptiveBatchesGrowForAFastRank) {
     std::vector<uint32_t> order(100000);
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     Dispatcher d(order, 2, 0);
-    d.set_rank(0, Backend::Cpu, 1);
-    d.set_rank(1, Backend::Gpu, 1);
+    d.set_rank(0, BackendKind::Cpu, 1);
+    d.set_rank(1, BackendKind::Gpu, 1);
     const size_t first_cpu = d.next(0).size(), first_gpu = d.next(1).size();
     EXPECT_LT(first_cpu, first_gpu);  // a GPU rank starts with larger batches
     d.finished(0, first_cpu, 0.001);  // far below the target time
@@ -160,17 +160,17 @@ TEST(DistSchedule, AdaptiveBatchesGrowForAFastRank) {
 // once fell to batches of one and ran on one of its two threads).
 TEST(DistSchedule, SlowUnitsStillFillEveryThread) {
     for (int threads : {1, 2, 7}) {
-        BatchSizer cpu(0, Backend::Cpu, threads);
+        BatchSizer cpu(0, profile_of(BackendKind::Cpu), threads);
         EXPECT_EQ(cpu.size(), size_t(4 * threads));
         cpu.observe(cpu.size(), 1000.0);  // far above the target time
         EXPECT_EQ(cpu.size(), size_t(4 * threads)) << threads << " threads";
         cpu.observe(cpu.size(), 1e-6);  // far below: it grows again
         EXPECT_EQ(cpu.size(), size_t(8 * threads));
     }
-    BatchSizer gpu(0, Backend::Gpu, 2);
+    BatchSizer gpu(0, profile_of(BackendKind::Gpu), 2);
     gpu.observe(gpu.size(), 1000.0);
     EXPECT_EQ(gpu.size(), 1u);  // the GPU shares a batch inside one call
-    BatchSizer fixed(3, Backend::Cpu, 2);
+    BatchSizer fixed(3, profile_of(BackendKind::Cpu), 2);
     fixed.observe(3, 1000.0);
     EXPECT_EQ(fixed.size(), 3u);  // --batch-units is taken as given
 }
@@ -300,9 +300,9 @@ TEST(DistProgress, LogLinesComeWholeAndSpaced) {
 
 TEST(DistLocalWorker, CountsWhatTheEngineCounts) {
     const WorkUnits w = build_work_units(parse_fen(KIWIPETE), 1);
-    BackendCounter backend_counter({Backend::Cpu, 1, 0, DEFAULT_ZOBRIST_SEED});
+    const auto table_counter = open_backend(BackendChoice::Cpu, 1)->open_counter({0, DEFAULT_ZOBRIST_SEED, false});
     HostTable table(0);
-    UnitCounter counter(backend_counter, table);
+    UnitCounter counter(*table_counter, table);
     LocalWorker local(counter);
     Batch b{3, {0, 1, 2}, {w.positions[0], w.positions[1], w.positions[2]}};
     local.give(b);

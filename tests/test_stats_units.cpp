@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "deep/deep_perft.hpp"
-#include "deep/stats_tt.hpp"
+#include "count/stats_tt.hpp"
 #include "support/stats_check.hpp"
 
 namespace {
@@ -36,15 +36,15 @@ std::string rows_text(const std::vector<Row>& rows) {
     return s;
 }
 
-perftide::DeepOptions stats_options(long long hash_mb, int split, int batch_units, int threads) {
+// A statistics run on the CPU with these tables, split, batches and threads.
+perftide::DeepResult deep_stats(const chess::Position& root, int depth, long long hash_mb, int split, int batch_units,
+                                int threads) {
     perftide::DeepOptions o;
-    o.backend = perftide::Backend::Cpu;
     o.stats = true;
     o.hash_mb = hash_mb;
     o.split = split;
     o.batch_units = batch_units;
-    o.threads = threads;
-    return o;
+    return perftide::run_deep_perft(*perftide::open_backend(perftide::BackendChoice::Cpu, threads), root, depth, o);
 }
 
 std::string json_field(const std::string& json, const std::string& key) {
@@ -90,15 +90,15 @@ TEST(StatsUnits, TablesAndUnitsGiveThePublishedRows) {
     for (const Case& c : {Case{"perft/grandchesstree_p0_results.json", 6}, Case{"perft/grandchesstree_p1_results.json", 5}}) {
         const ::StatsTable t = read_gct_table(c.file);
         const chess::Position root = chess::parse_fen(t.fen);
-        const perftide::DeepResult tabled = perftide::run_deep_perft(root, c.depth, stats_options(16, 2, 8, 2));
+        const perftide::DeepResult tabled = deep_stats(root, c.depth, 16, 2, 8, 2);
         expect_published(t, c.depth, tabled.stats, "table, split 2");
         EXPECT_GT(tabled.hash_mb, 0u);
         EXPECT_EQ(tabled.perft.nodes, tabled.stats.back().c[0]);
-        const perftide::DeepResult bare = perftide::run_deep_perft(root, c.depth, stats_options(0, 3, 0, 2));
+        const perftide::DeepResult bare = deep_stats(root, c.depth, 0, 3, 0, 2);
         EXPECT_EQ(bare.hash_mb, 0u);
         EXPECT_EQ(rows_text(bare.stats), rows_text(tabled.stats)) << t.name;
         // No split: the root is one batch of its own.
-        const perftide::DeepResult whole = perftide::run_deep_perft(root, c.depth - 1, stats_options(16, 0, 0, 1));
+        const perftide::DeepResult whole = deep_stats(root, c.depth - 1, 16, 0, 0, 1);
         expect_published(t, c.depth - 1, whole.stats, "table, no split");
     }
 }

@@ -14,7 +14,7 @@
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
 #include "chess/zobrist.hpp"
-#include "deep/tt_perft.hpp"
+#include "count/tt_perft.hpp"
 #include "inputs/suite.hpp"
 
 using namespace chess;

@@ -75,14 +75,14 @@ TEST(WorkUnits, DeepTotalsEqualPublishedCountsForEverySplit) {
             const perftide::PerftResult plain = perftide::cpu_perft(root, depth, 2);
             for (int split = 1; split <= std::min(depth, 3); ++split) {
                 for (long long tables : {0, 1}) {
+                    // The shared table under two threads.
+                    const auto cpu = perftide::open_backend(perftide::BackendChoice::Cpu, tables ? 2 : 1);
                     perftide::DeepOptions o;
-                    o.backend = perftide::Backend::Cpu;
-                    o.threads = tables ? 2 : 1;  // the shared table under two threads
                     o.split = split;
                     o.hash_mb = tables;
                     o.host_hash_mb = tables;
                     o.batch_units = split == 1 ? 7 : 0;  // fixed batches (the last one short), or adaptive
-                    const perftide::DeepResult d = perftide::run_deep_perft(root, depth, o);
+                    const perftide::DeepResult d = perftide::run_deep_perft(*cpu, root, depth, o);
                     const std::string what = e.fen + " depth " + std::to_string(depth) + " split " +
                                              std::to_string(split) + (tables ? " with tables" : "");
                     EXPECT_EQ(to_string(d.perft.nodes), to_string(expected)) << what;
@@ -99,9 +99,9 @@ TEST(WorkUnits, DeepTotalsEqualPublishedCountsForEverySplit) {
 
 TEST(WorkUnits, SplitBeyondTheDepthIsRefused) {
     perftide::DeepOptions o;
-    o.backend = perftide::Backend::Cpu;
     o.split = 4;
-    EXPECT_THROW(perftide::run_deep_perft(parse_fen(START_FEN), 3, o), std::invalid_argument);
+    const auto cpu = perftide::open_backend(perftide::BackendChoice::Cpu);
+    EXPECT_THROW(perftide::run_deep_perft(*cpu, parse_fen(START_FEN), 3, o), std::invalid_argument);
 }
 
 TEST(HostTable, ExactKeysAndClearingWhenFull) {
@@ -124,20 +124,20 @@ TEST(HostTable, ExactKeysAndClearingWhenFull) {
 TEST(WorkUnits, SplitWithinAMemoryBound) {
     const Position start = parse_fen(START_FEN);
     const Position kiwipete = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    using perftide::Backend;
+    const perftide::BackendProfile& cpu = perftide::profile_of(perftide::BackendKind::Cpu);
     for (const auto& [root, mb] : {std::pair<Position, size_t>{start, 1}, {start, 4096}, {kiwipete, 1}, {kiwipete, 0}}) {
-        const int split = perftide::split_within(root, 9, Backend::Cpu, mb);
-        EXPECT_LE(split, perftide::auto_split(9, Backend::Cpu));
+        const int split = perftide::split_within(root, 9, cpu, mb);
+        EXPECT_LE(split, perftide::auto_split(9, cpu));
         const double bytes = double(mb) * double(1 << 20);
         if (split > 0) {
             EXPECT_LE(perftide::estimated_perft(root, split) * perftide::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
         }
-        if (split < perftide::auto_split(9, Backend::Cpu)) {
+        if (split < perftide::auto_split(9, cpu)) {
             EXPECT_GT(perftide::estimated_perft(root, split + 1) * perftide::UNIT_MERGE_BYTES, bytes) << mb << " MiB";
         }
     }
-    EXPECT_EQ(perftide::split_within(start, 9, Backend::Cpu, 1), 2);  // 8,902 positions at ply 3 take 5 MiB
-    EXPECT_EQ(perftide::split_within(start, 9, Backend::Cpu, 4096), perftide::auto_split(9, Backend::Cpu));
-    EXPECT_EQ(perftide::split_within(kiwipete, 9, Backend::Cpu, 0), 0);
-    EXPECT_EQ(perftide::split_within(start, 6, Backend::Cpu, 4096), 0);  // below the deep engine: no units
+    EXPECT_EQ(perftide::split_within(start, 9, cpu, 1), 2);  // 8,902 positions at ply 3 take 5 MiB
+    EXPECT_EQ(perftide::split_within(start, 9, cpu, 4096), perftide::auto_split(9, cpu));
+    EXPECT_EQ(perftide::split_within(kiwipete, 9, cpu, 0), 0);
+    EXPECT_EQ(perftide::split_within(start, 6, cpu, 4096), 0);  // below the deep engine: no units
 }

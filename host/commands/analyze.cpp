@@ -64,7 +64,7 @@ struct AnalyzeCommandOptions {
     std::string side = "both";
     uint64_t budget = analysis::MateBudget{}.max_nodes;
     int threads = 0;
-    Backend backend = Backend::Auto;
+    BackendChoice backend = BackendChoice::Auto;
 };
 
 // A batch counts moves on the GPU when the backend is one. A single position
@@ -79,8 +79,8 @@ analysis::AnalyzeOptions analyze_options(const AnalyzeCommandOptions& o, bool ba
     a.side[chess::WHITE] = o.side != "black";
     a.side[chess::BLACK] = o.side != "white";
     a.budget.max_nodes = o.budget;
-    const Backend b = batch || o.backend == Backend::Gpu ? resolve_backend(o.backend) : Backend::Cpu;
-    a.gpu = batch && b == Backend::Gpu;
+    const bool gpu = (batch || o.backend == BackendChoice::Gpu) && open_backend(o.backend)->gpu();
+    a.gpu = batch && gpu;
     return a;
 }
 

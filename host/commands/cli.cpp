@@ -143,10 +143,10 @@ CLI::Option* add_threads_option(CLI::App& app, int& threads) {
         ->check(CLI::Range(1, MAX_THREADS));
 }
 
-CLI::Option* add_backend_option(CLI::App& app, Backend& backend) {
+CLI::Option* add_backend_option(CLI::App& app, BackendChoice& backend) {
     CLI::Option* backend_option = app.add_option("--backend", backend, "cpu, gpu, or auto (the GPU when a CUDA device is usable)")
         ->transform(CLI::Validator([](std::string& value) -> std::string {
-            const std::optional<Backend> b = parse_backend(value);
+            const std::optional<BackendChoice> b = parse_backend(value);
             if (!b) return not_a_backend(value);
             value = std::to_string(int(*b));  // CLI11 reads an enum as its number
             return "";

@@ -59,7 +59,7 @@ CLI::Validator thread_count_validator();
 // Adds -t,--threads T (1..MAX_THREADS; default: every core).
 CLI::Option* add_threads_option(CLI::App& app, int& threads);
 // Adds --backend cpu|gpu|auto.
-CLI::Option* add_backend_option(CLI::App& app, Backend& backend);
+CLI::Option* add_backend_option(CLI::App& app, BackendChoice& backend);
 // Adds --progress SECONDS: where stderr is no terminal, a progress line
 // every SECONDS for logs (on a terminal the bar is drawn anyway).
 CLI::Option* add_progress_option(CLI::App& app);
@@ -80,9 +80,8 @@ void error(const std::string& what);
 
 Command setup_perft(CLI::App& app);
 // perft --stats below the deep engine: every ply's statistics, counted on
-// the CPU or the GPU.
-int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output,
-                    bool quiet);
+// the backend opened.
+int run_perft_stats(const chess::Position& root, int depth, const Backend& backend, bool json_output, bool quiet);
 // Statistics rows (row k: ply k + 1) as the three text tables, and as a JSON
 // array of objects keyed by the Grand Chess Tree's column names.
 void print_stats_tables(std::ostream& out, const std::vector<chess::BasicPerftStats<chess::u128>>& rows);

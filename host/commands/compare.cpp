@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "chess/io/count_text.hpp"
@@ -29,7 +30,7 @@ struct CompareOptions {
     int depth = 0;
     double timeout = 60;
     int threads = 0;
-    Backend backend = Backend::Auto;
+    BackendChoice backend = BackendChoice::Auto;
     bool chess960 = false;
     bool json = false;
 };
@@ -65,7 +66,8 @@ std::string count_pairs(const std::vector<std::string>& moves, const Counts& our
 class Bisection {
 public:
     Bisection(const CompareOptions& o, engine::UciEngine& engine)
-        : o_(o), engine_(engine), root_fen_(chess::to_fen(position_from(o.fen, "", o.chess960))) {
+        : o_(o), engine_(engine), backend_(open_backend(o.backend, o.threads)),
+          root_fen_(chess::to_fen(position_from(o.fen, "", o.chess960))) {
         // The moves as the engine's mode writes them (castling e1g1 or e1h1).
         chess::Position p = position_from(o.fen, "", o.chess960);
         std::istringstream in(o.moves);
@@ -84,10 +86,7 @@ private:
     Counts ours(const chess::Position& p, int depth) const {
         Progress bar(0, 0, true, -1, "subtrees");
         Counts c;
-        DeepOptions deep;
-        deep.backend = o_.backend;
-        deep.threads = o_.threads;
-        for (const auto& [m, n] : count_perft(p, depth, deep, &bar).divide)
+        for (const auto& [m, n] : count_perft(*backend_, p, depth, {}, &bar).divide)
             c[chess::move_to_uci(m, p.chess960)] = n;
         return c;
     }
@@ -109,6 +108,7 @@ private:
 
     const CompareOptions& o_;
     engine::UciEngine& engine_;
+    std::unique_ptr<Backend> backend_;
     std::string root_fen_;
     std::vector<std::string> root_moves_, path_;
     // --json: the object being filled, and the steps of the descent.

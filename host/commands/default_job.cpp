@@ -29,11 +29,11 @@ static const char* const START_COUNTS[] = {"1",
                                            "61885021521585529237"};
 
 int run_default_job() {
-    const Backend backend = resolve_backend(Backend::Auto);
-    const int depth = backend == Backend::Gpu ? 8 : (default_threads() >= 2 ? 7 : 6);
-    std::printf("perftide: start position perft(%d) on the %s backend\n", depth, backend == Backend::Gpu ? "GPU" : "CPU");
+    const std::unique_ptr<Backend> backend = open_backend(BackendChoice::Auto);
+    const int depth = backend->gpu() ? 8 : (default_threads() >= 2 ? 7 : 6);
+    std::printf("perftide: start position perft(%d) on the %s backend\n", depth, backend->gpu() ? "GPU" : "CPU");
     std::fflush(stdout);
-    const PerftResult r = run_perft(chess::parse_fen(chess::START_FEN), depth, backend, 0);
+    const PerftResult r = backend->perft(chess::parse_fen(chess::START_FEN), depth);
     const bool ok = chess::to_string(r.nodes) == START_COUNTS[depth];
     std::printf("nodes    %s\nseconds  %.3f\nnodes/s  %.0f\npublished %s: %s\n", chess::to_string(r.nodes).c_str(),
                 r.seconds, r.seconds > 0 ? double(r.nodes) / r.seconds : 0.0, START_COUNTS[depth],

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -37,6 +38,8 @@ struct PerftOptions {
     bool stats = false;
     bool chess960 = false;
     chess::CastlingNotation notation = chess::CastlingNotation::XFen;
+    BackendChoice backend = BackendChoice::Auto;
+    int threads = 0;  // 0: every core
     DeepOptions deep;
     bool deep_option_given = false;  // any of the options that only deep runs take
     std::string file;                // --file: one position a line ("-": stdin)
@@ -123,12 +126,13 @@ void print_result(const PerftOptions& o, const Report& r) {
 // the others count.
 int run_distributed(PerftOptions o) {
     const dist::Session& s = dist::world();
-    if (s.rank() != 0) return dist::serve_perft(s, o.depth, o.deep);
+    const dist::RankBackend asked{o.backend, o.threads};
+    if (s.rank() != 0) return dist::serve_perft(s, o.depth, asked, o.deep);
     o.deep.progress = !o.quiet;
     try {
         chess::Position root;
-        const dist::DistResult r =
-            dist::coordinate_perft(s, [&] { return root = position_from(o.fen, o.moves, o.chess960); }, o.depth, o.deep);
+        const dist::DistResult r = dist::coordinate_perft(
+            s, [&] { return root = position_from(o.fen, o.moves, o.chess960); }, o.depth, asked, o.deep);
         print_result(o, Report::distributed(root, r));
     } catch (const dist::DistributedFailure& e) {
         error(e.what());
@@ -155,7 +159,7 @@ int run_perft_file(const PerftOptions& o) {
     }
     std::istream& in = o.file == "-" ? std::cin : file;
     const std::string name = o.file == "-" ? "stdin" : o.file;
-    const Backend backend = resolve_backend(o.deep.backend);
+    const std::unique_ptr<Backend> backend = open_backend(o.backend, o.threads);
     int bad = 0;
     std::string line;
     // Cleared before each line of output.
@@ -175,9 +179,7 @@ int run_perft_file(const PerftOptions& o) {
             continue;
         }
         std::vector<chess::u128> counts;
-        DeepOptions deep = o.deep;
-        deep.backend = backend;
-        for (int d = 1; d <= o.depth; ++d) counts.push_back(count_perft(root, d, deep).nodes);
+        for (int d = 1; d <= o.depth; ++d) counts.push_back(count_perft(*backend, root, d, o.deep).nodes);
         bar.finish();
         if (o.epd) {
             const std::string full = chess::to_fen(root, o.notation);
@@ -213,16 +215,15 @@ int run_perft_file(const PerftOptions& o) {
 // the command's two other ways.
 enum class Mode { Stats, Plain, Deep };
 
-Mode mode_of(const PerftOptions& o, Backend resolved) {
-    if (o.deep_option_given || o.depth >= deep_threshold(resolved)) return Mode::Deep;
+Mode mode_of(const PerftOptions& o, const Backend& backend) {
+    if (counts_deep(backend, o.depth, o.deep_option_given)) return Mode::Deep;
     return o.stats ? Mode::Stats : Mode::Plain;
 }
 
-int run_deep(PerftOptions o, const chess::Position& root, Backend backend) {
-    o.deep.backend = backend;
+int run_deep(PerftOptions o, const chess::Position& root, const Backend& backend) {
     o.deep.progress = !o.quiet;
     try {
-        print_result(o, Report::deep_run(root, run_deep_perft(root, o.depth, o.deep)));
+        print_result(o, Report::deep_run(root, run_deep_perft(backend, root, o.depth, o.deep)));
     } catch (const JournalError& e) {
         error(e.what());
         return EXIT_BAD_INPUT;
@@ -236,15 +237,15 @@ int run_perft_command(PerftOptions o) {
     o.deep.stats = o.stats;
     if (dist::world().distributed()) return run_distributed(o);
     const chess::Position root = position_from(o.fen, o.moves, o.chess960);
-    const Backend backend = resolve_backend(o.deep.backend);
-    switch (mode_of(o, backend)) {
+    const std::unique_ptr<Backend> backend = open_backend(o.backend, o.threads);
+    switch (mode_of(o, *backend)) {
         case Mode::Stats:
-            return run_perft_stats(root, o.depth, backend, o.deep.threads, o.json, o.quiet);
+            return run_perft_stats(root, o.depth, *backend, o.json, o.quiet);
         case Mode::Plain: {
             PerftResult r;
             {
                 Progress bar(0, 0, !o.quiet, -1, "subtrees");  // cleared before the result is printed
-                r = run_perft(root, o.depth, backend, o.deep.threads, &bar);
+                r = backend->perft(root, o.depth, &bar);
             }
             print_result(o, Report::plain(root, r));
             return EXIT_OK;
@@ -252,7 +253,7 @@ int run_perft_command(PerftOptions o) {
         case Mode::Deep:
             break;
     }
-    return run_deep(o, root, backend);
+    return run_deep(o, root, *backend);
 }
 
 void add_deep_options(CLI::App& sub, PerftOptions& o) {
@@ -304,8 +305,8 @@ Command setup_perft(CLI::App& app) {
                   "Count captures, en passant, castles, promotions, checks by kind, mates and stalemates at every "
                   "ply (the chessprogramming Perft Results columns and the Grand Chess Tree split)")
         ->excludes(divide);
-    add_threads_option(*sub, o->deep.threads);
-    add_backend_option(*sub, o->deep.backend);
+    add_threads_option(*sub, o->threads);
+    add_backend_option(*sub, o->backend);
     add_progress_option(*sub);
     auto* stats = sub->get_option("--stats");
     sub->add_flag("--json", o->json, "Print one JSON object");

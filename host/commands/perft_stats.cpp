@@ -50,28 +50,20 @@ std::string stats_json(const std::vector<StatsTotal>& rows) {
 
 namespace {
 
-std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, Backend backend, int threads,
-                                    bool quiet) {
-    if (backend == Backend::Cpu) {
+std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, const Backend& backend, bool quiet) {
+    if (!backend.gpu()) {
         Progress bar(0, 0, !quiet, -1, "subtrees");  // cleared before the tables are printed
-        return perft_stats_rows(root, depth, backend, threads, &bar);
+        return backend.stats_rows(root, depth, &bar);
     }
-    return perft_stats_rows(root, depth, backend, threads);
+    return backend.stats_rows(root, depth);
 }
 
 }  // namespace
 
-int run_perft_stats(const chess::Position& root, int depth, Backend backend, int threads, bool json_output,
-                    bool quiet) {
-    Backend resolved;
-    try {
-        resolved = resolve_backend(backend);
-    } catch (const BackendUnavailable& e) {
-        throw BackendUnavailable(std::string("--stats ") + e.what());
-    }
-    const char* backend_name = to_string(resolved);
+int run_perft_stats(const chess::Position& root, int depth, const Backend& backend, bool json_output, bool quiet) {
+    const char* backend_name = backend.name();
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<StatsTotal> rows = count_stats(root, depth, resolved, threads, quiet);
+    const std::vector<StatsTotal> rows = count_stats(root, depth, backend, quiet);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const chess::u128 nodes = depth == 0 ? 1 : rows.back().c[chess::STAT_NODES];
     if (json_output) {

@@ -2,6 +2,7 @@
 // (github.com/agausmann/perftree), so perftide can sit on either side of it:
 // one "move count" line per root move, a blank line, then the total.
 #include <iostream>
+#include <memory>
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
@@ -16,16 +17,13 @@ struct PerftreeOptions {
     std::string fen;
     std::string moves;
     int threads = 0;
-    Backend backend = Backend::Auto;
+    BackendChoice backend = BackendChoice::Auto;
     bool chess960 = false;
 };
 
 int run_perftree_command(const PerftreeOptions& o) {
     const chess::Position root = position_from(o.fen, o.moves, o.chess960);
-    DeepOptions deep;
-    deep.backend = o.backend;
-    deep.threads = o.threads;
-    const PerftResult r = count_perft(root, o.depth, deep);
+    const PerftResult r = count_perft(*open_backend(o.backend, o.threads), root, o.depth, {});
     std::string out;
     for (const auto& [m, n] : sorted_divide(r, root)) out += m + " " + chess::to_string(n) + "\n";
     std::cout << out << "\n" << chess::to_string(r.nodes) << std::endl;

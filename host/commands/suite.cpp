@@ -7,8 +7,9 @@
 // with some skipped reads "partial", never "pass". Chess960 rights (X-FEN,
 // Shredder-FEN) are read as such.
 #include <cstdio>
-#include <optional>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
@@ -28,7 +29,7 @@ struct SuiteOptions {
     int max_depth = MAX_PERFT_DEPTH;
     double max_nodes = 0;  // 0: no limit
     int threads = 0;
-    Backend backend = Backend::Auto;
+    BackendChoice backend = BackendChoice::Auto;
     bool chess960 = false;
     bool json = false;
 };
@@ -76,15 +77,6 @@ struct EntryResult {
     chess::u128 nodes = 0;  // counted for the depths checked
 };
 
-// perft(depth) of root as `perft` counts it (the deep engine from its
-// threshold), so that a deep entry is refused up front when it cannot fit.
-chess::u128 count(const chess::Position& root, int depth, const SuiteOptions& o) {
-    DeepOptions d;
-    d.backend = o.backend;
-    d.threads = o.threads;
-    return count_perft(root, depth, d).nodes;
-}
-
 // A lower bound on perft(root, depth) that costs one perft(LEAF): the
 // subtree at the end of the first line of moves, LEAF plies from the leaves
 // (perft is a sum over subtrees, so it is at least any one of them); none
@@ -106,7 +98,11 @@ std::optional<chess::u128> subtree_lower_bound(chess::Position p, int depth) {
 // From this depth a wrong count is first bounded (subtree_lower_bound).
 constexpr int DEEP_FROM = 7;
 
-EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const SuiteOptions& o) {
+// Each depth counted as `perft` counts it (count_perft: the deep engine from
+// the backend's threshold), so that a deep entry is refused up front when it
+// cannot fit.
+EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const SuiteOptions& o,
+                        const Backend& backend) {
     EntryResult r;
     bool by_depth = false, by_nodes = false;  // why depths were skipped
     for (const auto& [depth, expected] : e.expected) {
@@ -128,7 +124,7 @@ EntryResult check_entry(const SuiteEntry& e, const chess::Position& root, const 
                 continue;
             }
         }
-        const chess::u128 n = count(root, depth, o);
+        const chess::u128 n = count_perft(backend, root, depth, {}).nodes;
         r.checked.push_back(depth);
         r.nodes += n;
         if (n != expected) {
@@ -156,6 +152,7 @@ std::string failure_text(const SuiteEntry& e, const std::string& detail) {
 
 int run_suite_command(const SuiteOptions& o) {
     const std::vector<SuiteEntry> entries = read_suite_file(o.file);
+    const std::unique_ptr<Backend> backend = open_backend(o.backend, o.threads);
     int passed = 0, partial = 0, failed = 0, skipped = 0, refused = 0;
     size_t depths_checked = 0, depths_skipped = 0;
     std::string first_failure;
@@ -165,7 +162,7 @@ int run_suite_command(const SuiteOptions& o) {
         EntryResult r;
         try {
             root = position_from(e.fen, "", o.chess960);
-            r = check_entry(e, root, o);
+            r = check_entry(e, root, o, *backend);
         } catch (const chess::FenError& err) {
             r.verdict = Verdict::Refused, r.detail = err.what();
         }

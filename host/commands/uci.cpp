@@ -81,7 +81,7 @@ struct UciState {
     bool chess960 = false;
     int threads = 0;       // 0: all cores
     uint64_t hash_mb = 0;  // 0: automatic (deep runs only)
-    Backend backend = Backend::Auto;
+    BackendChoice backend = BackendChoice::Auto;
 };
 
 // What the input thread hands the command thread: lines in order, and, from
@@ -195,12 +195,12 @@ void setoption(UciState& st, std::istringstream& in) {
             // The position keeps Chess960 mode only where its castling rights need it.
             if (st.refused.empty()) st.position = position_from(st.fen, st.moves, st.chess960);
         } else if (key == "backend") {
-            const std::optional<Backend> parsed = parse_backend(value);
+            const std::optional<BackendChoice> parsed = parse_backend(value);
             if (!parsed) throw std::invalid_argument("");
-            const Backend wanted = *parsed;
-            if (wanted == Backend::Gpu) {
+            const BackendChoice wanted = *parsed;
+            if (wanted == BackendChoice::Gpu) {
                 try {
-                    resolve_backend(Backend::Gpu);
+                    open_backend(BackendChoice::Gpu);
                 } catch (const BackendUnavailable& e) {
                     return info("setoption: " + in_uci_words(e.what()) + "; Backend stays " + to_string(st.backend));
                 }
@@ -243,17 +243,16 @@ void position(UciState& st, std::istringstream& in) {
 }
 
 PerftResult count(const UciState& st, int depth) {
+    const std::unique_ptr<Backend> backend = open_backend(st.backend, st.threads);
     DeepOptions d;
-    d.backend = resolve_backend(st.backend);
-    d.threads = st.threads;
     if (st.hash_mb) {
         // Hash bounds what the count merges: the table, and the work units
         // (a split no deeper than they fit in); no lossless host table.
         d.hash_mb = (long long)st.hash_mb;
         d.host_hash_mb = 0;
-        d.split = split_within(st.position, depth, d.backend, st.hash_mb);
+        d.split = split_within(st.position, depth, backend->profile(), st.hash_mb);
     }
-    return count_perft(st.position, depth, d);
+    return count_perft(*backend, st.position, depth, d);
 }
 
 // The depth of `go perft N`: a whole number in range and nothing after it

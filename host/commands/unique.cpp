@@ -38,7 +38,7 @@ struct UniqueOptions {
     std::string fen = chess::START_FEN;
     int depth = 0;
     bool json = false;
-    Backend backend = Backend::Auto;
+    BackendChoice backend = BackendChoice::Auto;
     int threads = 0;
     uint64_t memory_mb = 0;
     int passes = 1;
@@ -139,12 +139,12 @@ std::unique_ptr<frontier::Expander> make_expander(const dist::Session& s, const 
             (*bar)->update(done, children);
         };
     fo.budget_bytes = o.memory_mb << 20;
-    fo.threads = threads_of(s, o);
     fo.memory_sharers = s.local_size();
     fo.passes = o.passes;
     fo.work_dir = o.work_dir;
     return dist::on_every_rank(s, [&] {
-        gpu = resolve_backend(o.backend) == Backend::Gpu;
+        const std::unique_ptr<Backend> backend = open_backend(o.backend, threads_of(s, o));
+        gpu = backend->gpu();
         if (gpu && journal) throw std::invalid_argument("--journal: only the CPU backend keeps a journal of unique");
         if (gpu && !o.work_dir.empty())
             throw std::invalid_argument("--work-dir: only the CPU backend keeps a frontier on disk");
@@ -155,7 +155,7 @@ std::unique_ptr<frontier::Expander> make_expander(const dist::Session& s, const 
             throw std::invalid_argument("--memory " + std::to_string(o.memory_mb) + " MiB is more than the " +
                                         std::to_string(free_mb) + " MiB free" +
                                         (s.local_size() > 1 ? " to each rank of this machine" : ""));
-        return frontier::make_expander(gpu, fo);
+        return backend->make_expander(fo);
     });
 }
 

@@ -12,18 +12,18 @@
 #include "base/machine.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
+#include "count/count_math.hpp"
 #include "count/cpu_perft.hpp"
 #include "count/cpu_stats.hpp"
-#include "journal/tally.hpp"
-#include "count/count_math.hpp"
-#include "deep/backend_counter.hpp"
+#include "count/stats_tt.hpp"
+#include "count/tt.hpp"
 #include "deep/host_table.hpp"
-#include "output/progress.hpp"
-#include "deep/tt.hpp"
 #include "deep/unit_book.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
+#include "journal/tally.hpp"
 #include "output/interrupt_note.hpp"
+#include "output/progress.hpp"
 
 namespace perftide {
 
@@ -36,12 +36,12 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Counts every unit not already in the journal, in batches.
-void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& book, BackendCounter& backend_counter,
-                 HostTable& table) {
+void count_units(int depth, const WorkUnits& w, const Backend& backend, const DeepOptions& o, UnitBook& book,
+                 TableCounter& table_counter, HostTable& table) {
     const int remaining = depth - w.split;
     Progress progress(book.total(), book.resumed(), o.progress);
-    UnitCounter counter(backend_counter, table, o.stats);
-    BatchSizer sizer(o.batch_units, backend_counter.backend(), o.threads);
+    UnitCounter counter(table_counter, table, o.stats);
+    BatchSizer sizer(o.batch_units, backend.profile(), backend.threads());
     const std::vector<uint32_t> todo = book.todo();
     for (size_t next = 0; next < todo.size();) {
         const size_t n = std::min(sizer.size(), todo.size() - next);
@@ -59,14 +59,11 @@ void count_units(int depth, const WorkUnits& w, const DeepOptions& o, UnitBook& 
 
 }  // namespace
 
-int deep_threshold(Backend resolved) { return resolved == Backend::Gpu ? 9 : 7; }
-
-int auto_split(int depth, Backend resolved) {
-    if (depth < deep_threshold(resolved)) return 0;
-    // Leave each unit enough plies to amortise a backend call (the GPU wants
-    // large subtrees), and keep the unit count in the tens of thousands.
-    const int leave = resolved == Backend::Gpu ? 7 : 5;
-    return std::clamp(depth - leave, 1, resolved == Backend::Gpu ? 5 : 4);
+int auto_split(int depth, const BackendProfile& profile) {
+    if (depth < profile.deep_threshold) return 0;
+    // Leave each unit enough plies to amortise a backend call, and keep the
+    // unit count in the tens of thousands.
+    return std::clamp(depth - profile.unit_plies, 1, profile.max_split);
 }
 
 
@@ -95,35 +92,36 @@ double distinct_position_bound(const Position& root) {
     return n;
 }
 
-void fit_run_memory(const Position& root, int depth, int split, const DeepOptions& o, CounterPlan& plan) {
+void fit_run_memory(const Position& root, int depth, int split, const Backend& backend, const DeepOptions& o,
+                    CounterPlan& plan) {
     const int sharers = std::max(o.memory_sharers, 1);
     // A table larger than the run can fill costs first-touch time for
     // nothing: the run stores at most one entry (16 bytes) per position and
     // remaining depth, two or more plies from the leaves. The automatic size
     // is cut to that silently, an explicit --hash with a note.
-    if (plan.counter.backend == Backend::Cpu && plan.counter.hash_mb > 0) {
+    if (!backend.gpu() && plan.tables.hash_mb > 0) {
         const double entries = std::min(estimated_perft(root, std::max(depth - 2, 0)),
                                         distinct_position_bound(root) * std::max(depth - 2, 1));
-        const double entry_bytes = plan.counter.stats ? double(StatsTable::BUCKET_BYTES / StatsTable::SLOTS) : 16.0;
+        const double entry_bytes = plan.tables.stats ? double(StatsTable::BUCKET_BYTES / StatsTable::SLOTS) : 16.0;
         const double fill = entries * entry_bytes / double(1 << 20);
         const long long useful = (long long)std::bit_ceil(size_t(std::max(1.0, std::min(fill, 1e9))));
-        if (o.hash_mb < 0 && useful < plan.counter.hash_mb) plan.counter.hash_mb = useful;
-        if (o.hash_mb > 0 && !o.hash_force && useful < plan.counter.hash_mb) {
+        if (o.hash_mb < 0 && useful < plan.tables.hash_mb) plan.tables.hash_mb = useful;
+        if (o.hash_mb > 0 && !o.hash_force && useful < plan.tables.hash_mb) {
             std::fprintf(stderr,
                          "perftide: note: --hash %lld MiB is more than this run can fill (about %.0f MiB of entries); "
                          "using %lld MiB (--hash-force keeps the full size)\n",
-                         plan.counter.hash_mb, fill, useful);
-            plan.counter.hash_mb = useful;
+                         plan.tables.hash_mb, fill, useful);
+            plan.tables.hash_mb = useful;
         }
-        const long long used = (long long)(PerftTable::buckets_for_mb(size_t(plan.counter.hash_mb)) * PerftTable::BUCKET_BYTES >> 20);
-        if (o.hash_mb > 0 && used != plan.counter.hash_mb)
+        const long long used = (long long)(PerftTable::buckets_for_mb(size_t(plan.tables.hash_mb)) * PerftTable::BUCKET_BYTES >> 20);
+        if (o.hash_mb > 0 && used != plan.tables.hash_mb)
             std::fprintf(stderr, "perftide: note: --hash %lld MiB: the table takes %lld MiB (a power of two)\n",
-                         plan.counter.hash_mb, used);
+                         plan.tables.hash_mb, used);
     }
     // Everything the run holds at once: its tables and the positions at the
     // split depth while they are merged into work units.
     const double unit_mb = split > 0 ? estimated_perft(root, split) * UNIT_MERGE_BYTES / double(1 << 20) : 0;
-    const double cpu_mb = plan.counter.backend == Backend::Cpu ? double(std::max(plan.counter.hash_mb, 0LL)) : 0;
+    const double cpu_mb = backend.gpu() ? 0 : double(std::max(plan.tables.hash_mb, 0LL));
     const double total_mb = cpu_mb + double(plan.host_hash_mb) + unit_mb;
     const size_t free_mb = machine::available_mb() / size_t(sharers);
     if (total_mb > 0.9 * double(free_mb)) {
@@ -162,38 +160,34 @@ void check_fits(const char* option, long long mb, int sharers) {
                                 " is more than the free memory (" + std::to_string(free_mb) + " MiB)");
 }
 
-CounterPlan plan_counter(int depth, const DeepOptions& o) {
-    const Backend backend = resolve_backend(o.backend);
+CounterPlan plan_counter(const Backend& backend, int depth, const DeepOptions& o) {
     const int sharers = std::max(o.memory_sharers, 1);
-    if (backend == Backend::Cpu) check_fits("--hash", o.hash_mb, sharers);
+    if (!backend.gpu()) check_fits("--hash", o.hash_mb, sharers);
     check_fits("--host-hash", o.host_hash_mb, sharers);
     if (o.stats && o.host_hash_mb > 0)
         throw std::invalid_argument("--host-hash: the host table holds plain counts, perft --stats does not use it");
     CounterPlan p;
     const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth, sharers, o.stats);
-    p.counter = {backend, o.threads, backend == Backend::Cpu ? cpu_hash : o.hash_mb, o.zobrist_seed, o.stats};
-    // On the CPU backend the transposition table already catches what the
-    // host table would (measured: the host table only adds its cost), so it
-    // is on by default only above the GPU.
-    p.host_hash_mb = o.host_hash_mb >= 0           ? size_t(o.host_hash_mb)
-                     : backend == Backend::Cpu || o.stats ? 0
-                                               : auto_host_hash_mb(depth, sharers);
+    p.tables = {backend.gpu() ? o.hash_mb : cpu_hash, o.zobrist_seed, o.stats};
+    p.host_hash_mb = o.host_hash_mb >= 0                      ? size_t(o.host_hash_mb)
+                     : !backend.profile().host_table || o.stats ? 0
+                                                              : auto_host_hash_mb(depth, sharers);
     return p;
 }
 
-int split_within(const Position& root, int depth, Backend resolved, size_t mb) {
-    int split = auto_split(depth, resolved);
+int split_within(const Position& root, int depth, const BackendProfile& profile, size_t mb) {
+    int split = auto_split(depth, profile);
     while (split > 0 && estimated_perft(root, split) * UNIT_MERGE_BYTES > double(mb) * double(1 << 20)) --split;
     return split;
 }
 
-int plan_split(int depth, Backend resolved, const DeepOptions& o) {
+int plan_split(int depth, const BackendProfile& profile, const DeepOptions& o) {
     // --split 0 counts the root alone, with no work units: nothing a journal
     // could record, so asking for both is refused rather than split anyway.
     if (o.split == 0 && !o.journal.empty())
         throw std::invalid_argument("--split 0 counts the root without work units, and --journal records work units: "
                                     "give --split 1 or more, or leave --split out");
-    int split = o.split >= 0 ? o.split : auto_split(depth, resolved);
+    int split = o.split >= 0 ? o.split : auto_split(depth, profile);
     // A journal records units; statistics rows are counted per unit (on
     // threads), unless --split 0 asks for the root alone.
     if (split == 0 && (!o.journal.empty() || (o.stats && o.split < 0))) split = std::min(depth, 2);
@@ -237,23 +231,23 @@ void fill_unit_result(DeepResult& d, const Position& root, const WorkUnits& w, c
     if (book.stats()) d.stats = merge_unit_rows(root, w, book);
 }
 
-DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o) {
+DeepResult run_deep_perft(const Backend& backend, const Position& root, int depth, const DeepOptions& o) {
     const auto start = Clock::now();
     DeepResult d;
-    CounterPlan plan = plan_counter(depth, o);
-    d.split = plan_split(depth, plan.counter.backend, o);
-    fit_run_memory(root, depth, d.split, o, plan);
+    CounterPlan plan = plan_counter(backend, depth, o);
+    d.split = plan_split(depth, backend.profile(), o);
+    fit_run_memory(root, depth, d.split, backend, o, plan);
     d.zobrist_seed = o.zobrist_seed;
-    BackendCounter backend_counter(plan.counter);
-    d.hash_mb = backend_counter.cpu_table_mb();
+    const std::unique_ptr<TableCounter> counter = backend.open_counter(plan.tables);
+    d.hash_mb = counter->cpu_table_mb();
     if (d.split == 0 && o.stats) {
-        const std::vector<u128> tally = backend_counter.stats_batch({root}, depth);
+        const std::vector<u128> tally = counter->stats_batch({root}, depth);
         d.stats.resize(size_t(depth));
         for (int j = 0; j < depth; ++j) std::copy_n(tally.data() + size_t(j) * STAT_COUNT, STAT_COUNT, d.stats[size_t(j)].c);
         d.perft.nodes = tally_nodes(tally.data(), true, depth);
     } else if (d.split == 0) {
-        d.perft = divide_perft(root, depth, "", [&backend_counter](const std::vector<Position>& children, int remaining) {
-            return backend_counter.perft_batch(children, remaining);
+        d.perft = divide_perft(root, depth, "", [&counter](const std::vector<Position>& children, int remaining) {
+            return counter->perft_batch(children, remaining);
         });  // backend and seconds are set below
     } else {
         d.host_hash_mb = plan.host_hash_mb;
@@ -262,20 +256,24 @@ DeepResult run_deep_perft(const Position& root, int depth, const DeepOptions& o)
         UnitBook book(root, depth, w, o.zobrist_seed, o.journal, o.stats);
         std::optional<InterruptNote> note;
         if (!o.journal.empty()) note.emplace(o.journal);
-        count_units(depth, w, o, book, backend_counter, table);
+        count_units(depth, w, backend, o, book, *counter, table);
         fill_unit_result(d, root, w, book, table.hits());
     }
     if (d.split == 0) d.nodes_counted = d.perft.nodes;
-    d.device_hash_mb = (long long)backend_counter.device_table_mb();  // what the device ended up with
-    d.perft.backend = backend_counter.backend_name();
+    d.device_hash_mb = (long long)counter->device_table_mb();  // what the device ended up with
+    d.perft.backend = backend.name();
     d.perft.seconds = seconds_since(start);
     return d;
 }
 
-PerftResult count_perft(const Position& root, int depth, DeepOptions o, Progress* progress) {
-    o.backend = resolve_backend(o.backend);
-    if (depth < deep_threshold(o.backend)) return run_perft(root, depth, o.backend, o.threads, progress);
-    return run_deep_perft(root, depth, o).perft;
+bool counts_deep(const Backend& backend, int depth, bool deep_asked) {
+    return deep_asked || depth >= backend.profile().deep_threshold;
+}
+
+PerftResult count_perft(const Backend& backend, const Position& root, int depth, const DeepOptions& o,
+                        Progress* progress) {
+    if (!counts_deep(backend, depth)) return backend.perft(root, depth, progress);
+    return run_deep_perft(backend, root, depth, o).perft;
 }
 
 }  // namespace perftide

@@ -41,13 +41,13 @@ std::vector<u128> UnitCounter::count(const std::vector<Position>& units, int rem
     return out;
 }
 
-BatchSizer::BatchSizer(int fixed, Backend resolved, int threads)
+BatchSizer::BatchSizer(int fixed, const BackendProfile& profile, int threads)
     : fixed_(fixed),
-      floor_(resolved == Backend::Gpu ? 1
-                                      : 4 * (threads > 0 ? size_t(threads)
-                                                         : size_t(machine::default_threads()))),
-      size_(fixed > 0 ? size_t(fixed) : resolved == Backend::Gpu ? 256 : floor_),
-      target_(resolved == Backend::Gpu ? 2.0 : 0.5) {}
+      floor_(profile.floor_per_thread == 0
+                 ? 1
+                 : profile.floor_per_thread * (threads > 0 ? size_t(threads) : size_t(machine::default_threads()))),
+      size_(fixed > 0 ? size_t(fixed) : profile.first_batch > 0 ? profile.first_batch : floor_),
+      target_(profile.call_seconds) {}
 
 void BatchSizer::observe(size_t units, double seconds) {
     if (fixed_ > 0 || units == 0) return;

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "deep/backend_counter.hpp"
+#include "count/backend.hpp"
 #include "deep/host_table.hpp"
 
 namespace perftide {
@@ -16,8 +16,8 @@ class UnitCounter {
    public:
     // `stats`: units are counted as statistics tallies (journal/tally.hpp), by
     // the backend counter alone (the host table holds plain counts).
-    UnitCounter(BackendCounter& backend_counter, HostTable& table, bool stats = false)
-        : backend_(backend_counter), table_(table), stats_(stats) {}
+    UnitCounter(TableCounter& counter, HostTable& table, bool stats = false)
+        : backend_(counter), table_(table), stats_(stats) {}
 
     // The tally of every unit at `remaining`, one after another: perft
     // (one count a unit) or statistics rows. For perft with the host table
@@ -27,19 +27,19 @@ class UnitCounter {
     std::vector<chess::u128> count(const std::vector<chess::Position>& units, int remaining);
 
    private:
-    BackendCounter& backend_;
+    TableCounter& backend_;
     HostTable& table_;
     bool stats_;
 };
 
 // Units per backend call: small at first (the journal and the progress bar
-// hear from the run early), then grown towards a target duration per call
-// (half a second on the CPU, two on the GPU), at most doubling each time.
-// On the CPU a batch's units are shared among the threads, so a batch never
-// holds fewer than four units a thread, however long a unit takes.
+// hear from the run early), then grown towards the backend's target duration
+// per call (its profile), at most doubling each time. On the CPU a batch's
+// units are shared among the threads, so a batch never holds fewer than a
+// few units a thread, however long a unit takes.
 class BatchSizer {
    public:
-    BatchSizer(int fixed, Backend resolved, int threads);
+    BatchSizer(int fixed, const BackendProfile& profile, int threads);
     size_t size() const { return size_; }
     void observe(size_t units, double seconds);
 

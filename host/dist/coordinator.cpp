@@ -30,20 +30,23 @@ constexpr double PROGRESS_LINE_SECONDS = 60;
 // Everything rank 0 settles before the first batch goes out.
 struct Job {
     Position root;
+    std::unique_ptr<Backend> backend;
     CounterPlan plan;
     int split = 0;
-    std::unique_ptr<BackendCounter> counter;
+    std::unique_ptr<TableCounter> counter;
     WorkUnits units;
     std::unique_ptr<UnitBook> book;
 
-    Job(const std::function<Position()>& make_root, int depth, const DeepOptions& o) : root(make_root()) {
-        plan = plan_counter(depth, o);
-        split = plan_split(depth, plan.counter.backend, o);
+    Job(const Session& s, const std::function<Position()>& make_root, int depth, const RankBackend& rank_backend,
+        const DeepOptions& o)
+        : root(make_root()), backend(open_rank_backend(s, rank_backend)) {
+        plan = plan_counter(*backend, depth, o);
+        split = plan_split(depth, backend->profile(), o);
         // Below the single-process threshold there would be no units to share.
         if (o.split < 0 && split == 0) split = std::min(depth, 2);
         if (split == 0) return;  // rank 0 counts alone (run_deep_perft)
-        fit_run_memory(root, depth, split, o, plan);
-        counter = std::make_unique<BackendCounter>(plan.counter);
+        fit_run_memory(root, depth, split, *backend, o, plan);
+        counter = backend->open_counter(plan.tables);
         units = build_work_units(root, split);
         book = std::make_unique<UnitBook>(root, depth, units, o.zobrist_seed, o.journal, o.stats);
     }
@@ -76,7 +79,7 @@ class Coordinator {
     }
 
     // Every worker's hello (its backend) or failure.
-    void greet(Backend own, int own_threads, const std::string& own_device) {
+    void greet(BackendKind own, int own_threads, const std::string& own_device) {
         backends_[0] = to_string(own);
         devices_[0] = own_device;
         dispatcher_.set_rank(0, own, own_threads);
@@ -200,7 +203,7 @@ class Coordinator {
 
 DistResult without_units(const Session& s, const Job& job, int depth, const DeepOptions& o) {
     DistResult r;
-    r.deep = run_deep_perft(job.root, depth, o);
+    r.deep = run_deep_perft(*job.backend, job.root, depth, o);
     r.ranks = s.size();
     r.units_per_rank.assign(size_t(s.size()), 0);
     return r;
@@ -208,13 +211,14 @@ DistResult without_units(const Session& s, const Job& job, int depth, const Deep
 
 }  // namespace
 
-DistResult coordinate_perft(const Session& s, const std::function<Position()>& make_root, int depth, DeepOptions o) {
+DistResult coordinate_perft(const Session& s, const std::function<Position()>& make_root, int depth,
+                            const RankBackend& rank_backend, DeepOptions o) {
     const auto start = Clock::now();
     install_crash_reporter(s.describe(0));
     o = rank_options(s, o);
     std::unique_ptr<Job> job;
     try {
-        job = std::make_unique<Job>(make_root, depth, o);
+        job = std::make_unique<Job>(s, make_root, depth, rank_backend, o);
     } catch (...) {
         dismiss_workers(s);
         throw;
@@ -240,7 +244,7 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
         const StopReporter reporter(s.describe(0), resume_hint(o.journal));
         LocalWorker local(counter);
         Coordinator c(s, job->units, *job->book, remaining, dispatcher, local, progress);
-        c.greet(job->counter->backend(), o.threads, job->counter->device_name());
+        c.greet(job->backend->kind(), job->backend->threads(), job->backend->device_name());
         c.run();
         backend = c.backend_summary();
         devices = c.devices();

@@ -27,11 +27,11 @@ std::vector<uint32_t> largest_first(const WorkUnits& w, const std::vector<uint32
 Dispatcher::Dispatcher(std::vector<uint32_t> order, int ranks, int fixed_batch)
     : order_(std::move(order)),
       fixed_(fixed_batch),
-      sizers_(size_t(ranks), BatchSizer(fixed_batch, Backend::Cpu, 1)),
+      sizers_(size_t(ranks), BatchSizer(fixed_batch, profile_of(BackendKind::Cpu), 1)),
       done_(size_t(ranks), 0) {}
 
-void Dispatcher::set_rank(int rank, Backend backend, int threads) {
-    sizers_.at(size_t(rank)) = BatchSizer(fixed_, backend, threads);
+void Dispatcher::set_rank(int rank, BackendKind backend, int threads) {
+    sizers_.at(size_t(rank)) = BatchSizer(fixed_, profile_of(backend), threads);
 }
 
 std::vector<uint32_t> Dispatcher::next(int rank) {

@@ -30,7 +30,7 @@ class Dispatcher {
     Dispatcher(std::vector<uint32_t> order, int ranks, int fixed_batch);
 
     // Sets how `rank` counts (its first batch size depends on it).
-    void set_rank(int rank, Backend backend, int threads);
+    void set_rank(int rank, BackendKind backend, int threads);
     // The next batch for `rank`; empty once every unit is handed out.
     std::vector<uint32_t> next(int rank);
     // `rank` finished a batch of `units` units in `seconds`.

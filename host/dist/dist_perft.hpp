@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -19,7 +20,7 @@ struct DistResult {
     DeepResult deep;
     int ranks = 1;
     std::vector<size_t> units_per_rank;  // units each rank counted in this run
-    std::vector<std::string> devices;    // what each rank counted on (BackendCounter::device_name)
+    std::vector<std::string> devices;    // what each rank counted on (Backend::device_name)
 };
 
 // A distributed run that stopped without a total: the message names the
@@ -29,22 +30,29 @@ struct DistributedFailure : std::runtime_error {
     int status;
 };
 
+// What each rank opens (its own GPU, else its CPU, with its own threads).
+struct RankBackend {
+    BackendChoice choice = BackendChoice::Auto;
+    int threads = 0;  // 0: rank_threads' choice
+};
+
 // Rank 0. `make_root` gives the root position (its exceptions come out of
 // here after the other ranks have been dismissed). Throws what
 // run_deep_perft throws, and DistributedFailure.
 DistResult coordinate_perft(const Session& s, const std::function<chess::Position()>& make_root, int depth,
-                            DeepOptions o);
+                            const RankBackend& asked, DeepOptions o);
 
 // Every other rank: counts what rank 0 sends until it says stop. Returns
 // this process's exit status (0, or the status of its own failure, which
 // rank 0 reports).
-int serve_perft(const Session& s, int depth, DeepOptions o);
+int serve_perft(const Session& s, int depth, const RankBackend& asked, DeepOptions o);
 
-// The options as one rank applies them: without --threads, the cores it
-// may run on (its CPU affinity, as the launcher bound it), at most its share
-// of the node's cores; automatic table sizes from its share of the node's
-// free memory.
+// The options as one rank applies them: automatic table sizes from its
+// share of the node's free memory.
 DeepOptions rank_options(const Session& s, DeepOptions o);
+
+// The backend one rank counts on, with rank_threads of the threads asked.
+std::unique_ptr<Backend> open_rank_backend(const Session& s, const RankBackend& asked);
 
 // The CPU threads of one rank: `threads` when given (> 0), else the cores
 // it may run on (its CPU affinity), at most its share of the node's cores.

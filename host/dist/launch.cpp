@@ -98,8 +98,11 @@ int rank_threads(const Session& s, int threads) {
 
 DeepOptions rank_options(const Session& s, DeepOptions o) {
     o.memory_sharers = std::max(1, s.local_size());
-    o.threads = rank_threads(s, o.threads);
     return o;
+}
+
+std::unique_ptr<Backend> open_rank_backend(const Session& s, const RankBackend& asked) {
+    return open_backend(asked.choice, rank_threads(s, asked.threads));
 }
 
 std::string Session::describe(int rank) const {

@@ -59,8 +59,11 @@ void Session::abort_job(const std::string& what, int code) const {
 // Reached only by distributed sessions, which this build never has.
 [[noreturn]] static void no_mpi() { throw std::logic_error("distributed code reached in a build without MPI"); }
 
-DistResult coordinate_perft(const Session&, const std::function<chess::Position()>&, int, DeepOptions) { no_mpi(); }
-int serve_perft(const Session&, int, DeepOptions) { no_mpi(); }
+DistResult coordinate_perft(const Session&, const std::function<chess::Position()>&, int, const RankBackend&,
+                            DeepOptions) {
+    no_mpi();
+}
+int serve_perft(const Session&, int, const RankBackend&, DeepOptions) { no_mpi(); }
 
 namespace detail {
 std::vector<FrontierRecord> alltoallv_records(const Session&, const std::vector<FrontierRecord>&,

@@ -30,14 +30,14 @@ void put_text(Words& w, const std::string& text) {
 }  // namespace
 
 Words pack(const Hello& h) {
-    Words w{uint64_t(h.backend == Backend::Gpu), uint64_t(h.threads)};
+    Words w{uint64_t(h.backend == BackendKind::Gpu), uint64_t(h.threads)};
     put_text(w, h.device);
     return w;
 }
 
 Hello unpack_hello(const Words& w) {
     expect(w.size() >= 3 && w[0] <= 1 && w[2] <= 4096 && w.size() == 3 + (w[2] + 7) / 8, "hello");
-    Hello h{w[0] ? Backend::Gpu : Backend::Cpu, int(w[1]), ""};
+    Hello h{w[0] ? BackendKind::Gpu : BackendKind::Cpu, int(w[1]), ""};
     h.device.assign(reinterpret_cast<const char*>(w.data() + 3), w[2]);
     return h;
 }

@@ -37,9 +37,9 @@ inline void put_u128(Words& w, chess::u128 v) {
 inline chess::u128 get_u128(uint64_t lo, uint64_t hi) { return chess::u128(hi) << 64 | lo; }
 
 struct Hello {
-    Backend backend = Backend::Cpu;
+    BackendKind backend = BackendKind::Cpu;
     int threads = 0;
-    std::string device;  // BackendCounter::device_name()
+    std::string device;  // Backend::device_name()
 };
 Words pack(const Hello& h);
 Hello unpack_hello(const Words& w);

@@ -32,18 +32,20 @@ BatchResult count_batch(UnitCounter& counter, const Batch& b) {
     return r;
 }
 
-int serve(const Session& s, int depth, const DeepOptions& o) {
-    std::unique_ptr<BackendCounter> backend_counter;
+int serve(const Session& s, int depth, const RankBackend& asked, const DeepOptions& o) {
+    std::unique_ptr<Backend> backend;
+    std::unique_ptr<TableCounter> table_counter;
     std::unique_ptr<HostTable> table;
     try {
-        const CounterPlan plan = plan_counter(depth, o);
-        backend_counter = std::make_unique<BackendCounter>(plan.counter);
+        backend = open_rank_backend(s, asked);
+        const CounterPlan plan = plan_counter(*backend, depth, o);
+        table_counter = backend->open_counter(plan.tables);
         table = std::make_unique<HostTable>(plan.host_hash_mb << 20);
     } catch (const std::exception& e) {
         return report_failure(s, {status_for(e), e.what()});
     }
-    send_words(s, 0, TAG_HELLO, pack(Hello{backend_counter->backend(), o.threads, backend_counter->device_name()}));
-    UnitCounter counter(*backend_counter, *table, o.stats);
+    send_words(s, 0, TAG_HELLO, pack(Hello{backend->kind(), backend->threads(), backend->device_name()}));
+    UnitCounter counter(*table_counter, *table, o.stats);
     for (;;) {
         const Message m = wait_message(s, 0);
         if (m.tag == TAG_STOP) return 0;
@@ -64,11 +66,11 @@ int serve(const Session& s, int depth, const DeepOptions& o) {
 
 }  // namespace
 
-int serve_perft(const Session& s, int depth, DeepOptions o) {
+int serve_perft(const Session& s, int depth, const RankBackend& asked, DeepOptions o) {
     install_crash_reporter(s.describe(s.rank()));
     o = rank_options(s, o);
     try {
-        return serve(s, depth, o);
+        return serve(s, depth, asked, o);
     } catch (const MpiError& e) {
         s.abort_job(e.what(), 3);
     } catch (const WireError& e) {

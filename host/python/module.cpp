@@ -43,15 +43,17 @@ nb::int_ to_int(u128 v) {
 
 nb::object from_json(const std::string& text) { return nb::module_::import_("json").attr("loads")(text); }
 
-Backend backend_of(const std::string& name) {
-    if (const std::optional<Backend> b = parse_backend(name)) return *b;
-    throw std::invalid_argument(not_a_backend(name));
-}
-
 int threads_of(const std::optional<int>& threads) {
     if (threads && (*threads < 1 || *threads > MAX_THREADS))
         throw std::invalid_argument("threads: " + std::to_string(*threads) + " is not in 1.." + std::to_string(MAX_THREADS));
     return threads.value_or(0);
+}
+
+// The backend a call asked for by name, opened once for the call.
+std::unique_ptr<Backend> open_named(const std::string& name, const std::optional<int>& threads) {
+    const std::optional<BackendChoice> choice = parse_backend(name);
+    if (!choice) throw std::invalid_argument(not_a_backend(name));
+    return open_backend(*choice, threads_of(threads));
 }
 
 void check_depth(int depth, int most) {
@@ -110,12 +112,8 @@ nb::object perft(const std::string& fen, int depth, const std::string& moves, bo
                  const std::optional<int>& threads, bool chess960) {
     check_depth(depth, 30);
     const chess::Position root = position_from(fen, moves, chess960);
-    const Backend b = backend_of(backend);
-    const int t = threads_of(threads);
-    DeepOptions deep;
-    deep.backend = b;
-    deep.threads = t;
-    const PerftResult r = run([&] { return count_perft(root, depth, deep); });
+    const std::unique_ptr<Backend> b = open_named(backend, threads);
+    const PerftResult r = run([&] { return count_perft(*b, root, depth, {}); });
     if (!divide) return to_int(r.nodes);
     nb::dict d;
     for (const auto& [move, n] : sorted_divide(r, root)) d[nb::str(move.c_str())] = to_int(n);
@@ -127,22 +125,19 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
     check_depth(depth, 30);
     if (hash_mib && *hash_mib < 0) throw std::invalid_argument("hash_mib must be 0 (no table) or more, or None");
     const chess::Position root = position_from(fen, moves, chess960);
-    const Backend b = resolve_backend(backend_of(backend));
-    const int t = threads_of(threads);
+    const std::unique_ptr<Backend> b = open_named(backend, threads);
     const auto start = std::chrono::steady_clock::now();
     // As perft --stats: the deep engine (table, work units) with a table
     // size or from the deep threshold, else one plain pass.
-    const bool deep = hash_mib.has_value() || depth >= deep_threshold(b);
+    const bool deep = counts_deep(*b, depth, hash_mib.has_value());
     const std::vector<StatsTotal> rows = run([&] {
         if (deep) {
             DeepOptions o;
-            o.backend = b;
-            o.threads = t;
             o.stats = true;
             o.hash_mb = hash_mib.value_or(-1);
-            return run_deep_perft(root, depth, o).stats;
+            return run_deep_perft(*b, root, depth, o).stats;
         }
-        return perft_stats_rows(root, depth, b, t);
+        return b->stats_rows(root, depth);
     });
     nb::list plies;
     for (size_t d = 0; d < rows.size(); ++d) {
@@ -156,7 +151,7 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
     out["depth"] = depth;
     out["nodes"] = to_int(depth == 0 ? 1 : rows.back().c[chess::STAT_NODES]);
     out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out["backend"] = to_string(b);
+    out["backend"] = b->name();
     out["stats"] = plies;
     return out;
 }
@@ -167,16 +162,15 @@ nb::dict unique(int depth, const std::string& fen, const std::string& backend, c
                 const std::optional<uint64_t>& memory_mib, bool chess960) {
     check_depth(depth, 20);
     const chess::Position root = position_from(fen, "", chess960);
-    const bool gpu = resolve_backend(backend_of(backend)) == Backend::Gpu;
+    const std::unique_ptr<Backend> b = open_named(backend, threads);
     frontier::Options o;
-    o.threads = threads_of(threads);
     if (memory_mib && (*memory_mib < 1 || *memory_mib > MAX_MEMORY_MIB))
         throw std::invalid_argument("memory_mib: " + std::to_string(*memory_mib) + " is not in 1.." +
                                     std::to_string(MAX_MEMORY_MIB) + " (None: 60% of the free memory)");
     o.budget_bytes = memory_mib.value_or(0) << 20;
     const auto start = std::chrono::steady_clock::now();
     const std::vector<frontier::PlyCounts> counts = run([&] {
-        const auto expander = frontier::make_expander(gpu, o);
+        const auto expander = b->make_expander(o);
         return frontier::run_plies(*expander, frontier::root_frontier(root), depth, nullptr, nullptr);
     });
     nb::list plies;
@@ -191,7 +185,7 @@ nb::dict unique(int depth, const std::string& fen, const std::string& backend, c
     nb::dict out;
     out["fen"] = chess::to_fen(root);
     out["depth"] = depth;
-    out["backend"] = gpu ? "gpu" : "cpu";
+    out["backend"] = b->name();
     out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out["plies"] = plies;
     return out;
@@ -226,7 +220,7 @@ nb::object analyze(nb::object fens, const std::string& side, const std::string& 
     else
         for (nb::handle item : fens) lines.push_back(nb::cast<std::string>(item));
     analysis::AnalyzeOptions a = analyze_options(mode, side, budget);
-    a.gpu = resolve_backend(backend_of(backend)) == Backend::Gpu && !one;
+    a.gpu = open_named(backend, threads)->gpu() && !one;
     const int t = threads_of(threads);
     std::vector<std::string> positions, rests;
     for (const std::string& line : lines) {

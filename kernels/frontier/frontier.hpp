@@ -178,10 +178,7 @@ std::unique_ptr<Expander> make_cpu_expander(const Options& o);
 std::unique_ptr<Expander> make_host_pipeline_expander(const Options& o);
 // The GPU engine; throws std::runtime_error when no device is usable.
 std::unique_ptr<Expander> make_gpu_expander(const Options& o);
-// The GPU's or the CPU's, for a backend already resolved.
-inline std::unique_ptr<Expander> make_expander(bool gpu, const Options& o) {
-    return gpu ? make_gpu_expander(o) : make_cpu_expander(o);
-}
+// (A front end asks its opened Backend for the engine: Backend::make_expander.)
 
 // What a run split over several processes adds to each ply. Every call is
 // collective: each process makes it, at the same point of the run.

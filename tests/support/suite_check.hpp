@@ -21,6 +21,7 @@ inline std::set<std::string> check_suite(const std::string& file, double max_nod
                                          int max_depth = 99, bool table = false) {
     std::set<std::string> refused;
     int n = 0;
+    const auto cpu = perftide::open_backend(perftide::BackendChoice::Cpu);
     for (const perftide::SuiteEntry& e : perftide::read_suite_file(std::string(PERFTIDE_TEST_DATA) + "/" + file)) {
         chess::Position root;
         try {
@@ -32,11 +33,10 @@ inline std::set<std::string> check_suite(const std::string& file, double max_nod
         for (const auto& [depth, expected] : e.expected) {
             if (double(expected) > max_nodes || depth > max_depth) continue;
             perftide::DeepOptions o;
-            o.backend = perftide::Backend::Cpu;
             o.split = 0;
             o.hash_mb = 4;
             o.host_hash_mb = 0;
-            const chess::u128 nodes = table && depth >= 6 ? perftide::run_deep_perft(root, depth, o).perft.nodes
+            const chess::u128 nodes = table && depth >= 6 ? perftide::run_deep_perft(*cpu, root, depth, o).perft.nodes
                                                           : perftide::cpu_perft(root, depth, 0).nodes;
             EXPECT_EQ(chess::to_string(nodes), chess::to_string(expected))
                 << file << " " << e.id << " (" << e.fen << ") depth " << depth;

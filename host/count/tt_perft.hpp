@@ -8,7 +8,7 @@
 
 #include "chess/count.hpp"
 #include "chess/zobrist.hpp"
-#include "deep/tt.hpp"
+#include "count/tt.hpp"
 
 namespace perftide {
 

@@ -1,4 +1,4 @@
-#include "deep/tt_perft.hpp"
+#include "count/tt_perft.hpp"
 
 #include "base/run_stop.hpp"
 #include "chess/perft.hpp"

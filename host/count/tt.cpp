@@ -1,4 +1,4 @@
-#include "deep/tt.hpp"
+#include "count/tt.hpp"
 
 #include <atomic>
 #include <bit>

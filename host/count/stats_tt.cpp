@@ -1,4 +1,4 @@
-#include "deep/stats_tt.hpp"
+#include "count/stats_tt.hpp"
 
 #include <algorithm>
 #include <atomic>
