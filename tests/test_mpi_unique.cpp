@@ -96,6 +96,18 @@ TEST_F(MpiUnique, FromTheStartPositionIsA083276AsInOneProcess) {
     }
 }
 
+// Diagrams are counted on rank 0 from every rank's part of each ply: the
+// columns of one process (A019319, A209433, A209080 to ply 4).
+TEST_F(MpiUnique, DiagramsAsInOneProcess) {
+    Outputs many;
+    const Outputs one = single_and_distributed("unique --depth 4 --diagrams" + CPU1, many);
+    expect_same_output(one, many, "diagrams");
+    const testjson::Value ply4 = testjson::parse(many.json.out)["plies"].items.at(4);
+    EXPECT_EQ(ply4["diagrams"].text, "71852");
+    EXPECT_EQ(ply4["diagrams_first"].text, "69731");
+    EXPECT_EQ(ply4["diagrams_unique"].text, "8659");
+}
+
 TEST_F(MpiUnique, FromASuitePositionPrintsWhatOneProcessPrints) {
     // Castling, promotions, checks and mates within four plies.
     const std::string fen = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";

@@ -667,7 +667,7 @@ TEST(UniqueCli, KilledRunResumesFromItsJournal) {
     EXPECT_NE(foreign.err.find("is not a perftide journal"), std::string::npos) << foreign.err;
     const auto emit = run_perftide("unique --depth 2 --emit mates /tmp/x --journal " + journal);
     EXPECT_EQ(emit.status, 2);
-    EXPECT_NE(emit.err.find("--journal cannot be combined with --exact, --reach, --emit or --dead"), std::string::npos)
+    EXPECT_NE(emit.err.find("--journal cannot be combined with --exact, --diagrams, --reach, --emit or --dead"), std::string::npos)
         << emit.err;
     std::remove(journal.c_str());
     std::remove(out.c_str());

@@ -23,6 +23,7 @@
 #include "dist/dist_unique.hpp"
 #include "dist/faults.hpp"
 #include "dist/frontier_exchange.hpp"
+#include "frontier/diagrams.hpp"
 #include "frontier/frontier.hpp"
 #include "output/interrupt_note.hpp"
 #include "output/json.hpp"
@@ -45,6 +46,7 @@ struct UniqueOptions {
     std::string journal;
     std::string work_dir;
     bool exact = false;  // the last ply kept and compared as whole positions
+    bool diagrams = false;  // diagrams per ply: distinct, first reached, reached by one path
     std::vector<std::string> reach;
     std::vector<std::pair<std::string, std::string>> emit;  // (kind, file)
     bool dead_search = false;
@@ -119,6 +121,7 @@ struct UniqueResult {
     std::string backend;
     std::optional<size_t> passes_resumed;  // with --journal: the last ply's passes found done
     bool last_ply_kept = false;            // compared as whole positions, not by 87 bits of their keys
+    std::vector<frontier::DiagramCounts> diagrams;  // with --diagrams: a row per ply
 };
 
 // One process alone takes every core by default, a rank its share.
@@ -186,11 +189,12 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
     bool gpu = false;
     frontier::Frontier final_part;
     // The last ply's positions are kept only for what needs them.
-    const bool keep_final = o.exact || o.dead_search || !o.emit.empty() || !o.reach.empty();
+    const bool keep_final = o.exact || o.diagrams || o.dead_search || !o.emit.empty() || !o.reach.empty();
     std::optional<UniqueJournal> journal;
     std::unique_ptr<frontier::PassLog> rank_log;  // under a launcher: the rank's passes of the last ply
     if (!o.journal.empty()) {
-        if (keep_final) throw std::invalid_argument("--journal cannot be combined with --exact, --reach, --emit or --dead");
+        if (keep_final)
+            throw std::invalid_argument("--journal cannot be combined with --exact, --diagrams, --reach, --emit or --dead");
         // Under a launcher each rank journals its own passes, in FILE.rank<R>.
         const std::string path = s.distributed() ? o.journal + ".rank" + std::to_string(s.rank()) : o.journal;
         const std::string fen = chess::to_fen(root, o.notation);
@@ -210,7 +214,14 @@ UniqueResult compute(const dist::Session& s, const UniqueOptions& o, const chess
         std::optional<Progress> bar;  // cleared before anything is printed
         frontier::PassLog* log = rank_log ? rank_log.get() : journal ? &*journal : nullptr;
         const std::unique_ptr<frontier::Expander> expander = make_expander(s, o, gpu, log, &bar);
-        r.plies = dist::unique_over_ranks(s, *expander, root, o.depth, keep_final ? &final_part : nullptr, rank_log != nullptr);
+        // Diagrams are counted on rank 0 from every rank's part of each ply.
+        frontier::DiagramBook book;
+        const auto count_diagrams = [&](int ply, const frontier::Frontier& part) {
+            const frontier::Frontier all = s.distributed() ? dist::gather_frontier(s, part) : frontier::Frontier{};
+            if (s.rank() == 0) r.diagrams.push_back(book.add(ply, s.distributed() ? all : part));
+        };
+        r.plies = dist::unique_over_ranks(s, *expander, root, o.depth, keep_final ? &final_part : nullptr,
+                                          rank_log != nullptr, o.diagrams ? count_diagrams : frontier::PlyObserver{});
     }
     r.last_ply_kept = keep_final || gpu || o.depth == 0;  // the GPU pipeline merges whole positions
     finish(s, o, final_part, r);
@@ -225,6 +236,10 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
         row.integer("ply", p.ply);
         const std::vector<chess::u128> fields = frontier::count_fields(p);
         for (size_t i = 0; i < fields.size(); ++i) row.cnt(frontier::count_field_names()[i], fields[i]);
+        if (!r.diagrams.empty()) {
+            const frontier::DiagramCounts& d = r.diagrams.at(size_t(p.ply));
+            row.cnt("diagrams", d.diagrams).cnt("diagrams_first", d.first).cnt("diagrams_unique", d.unique);
+        }
         row.integer("passes", p.passes);
         rows.raw(row.text());
     }
@@ -243,12 +258,21 @@ void print_json(const UniqueOptions& o, const chess::Position& root, const Uniqu
 }
 
 void print_text(const UniqueOptions& o, const UniqueResult& r) {
-    TextTable table(
-        {"ply", "distinct", "paths", "in check", "checkmates", "stalemates", "dead", "e.p.", "castling", "passes"});
-    for (const auto& p : r.plies)
-        table.add({std::to_string(p.ply), std::to_string(p.distinct), chess::to_string(p.paths), std::to_string(p.in_check),
-                   std::to_string(p.checkmates), std::to_string(p.stalemates), std::to_string(p.insufficient),
-                   std::to_string(p.en_passant), std::to_string(p.castling), std::to_string(p.passes)});
+    std::vector<std::string> head{"ply", "distinct", "paths", "in check", "checkmates", "stalemates", "dead", "e.p.",
+                                  "castling", "passes"};
+    if (!r.diagrams.empty()) head.insert(head.end() - 1, {"diagrams", "first", "one path"});
+    TextTable table(head);
+    for (const auto& p : r.plies) {
+        std::vector<std::string> row{std::to_string(p.ply),        std::to_string(p.distinct),  chess::to_string(p.paths),
+                                     std::to_string(p.in_check),   std::to_string(p.checkmates), std::to_string(p.stalemates),
+                                     std::to_string(p.insufficient), std::to_string(p.en_passant), std::to_string(p.castling),
+                                     std::to_string(p.passes)};
+        if (!r.diagrams.empty()) {
+            const frontier::DiagramCounts& d = r.diagrams.at(size_t(p.ply));
+            row.insert(row.end() - 1, {std::to_string(d.diagrams), std::to_string(d.first), std::to_string(d.unique)});
+        }
+        table.add(row);
+    }
     table.print(std::cout);
     if (o.dead_search)
         std::cout << "dead at ply " << o.depth << " with the helpmate search: " << r.searched_dead << " (" << r.unknown
@@ -340,6 +364,10 @@ Command setup_unique(CLI::App& app) {
     sub->add_flag("--exact", o->exact,
                   "Compare whole positions in the last ply too (it is kept: twice the memory of the 87-bit keys "
                   "it is otherwise counted by)");
+    sub->add_flag("--diagrams", o->diagrams,
+                  "Also count per ply the distinct diagrams (men on squares, whatever the side to move, castling "
+                  "rights or e.p.: OEIS A019319), those reached at no earlier ply (A209433), and of those the ones "
+                  "reached by one move path (A209080); keeps the last ply and every ply's diagrams (one process)");
     sub->add_flag("--dead", o->dead_search,
                   "Run the helpmate search on the final ply's positions that the cheap tests leave open (slow)");
     return {sub, [o] { return run_unique_command(*o); }};

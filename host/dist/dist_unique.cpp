@@ -150,12 +150,14 @@ std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s) { retur
 
 std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Expander& expander,
                                                    const chess::Position& root, int depth,
-                                                   frontier::Frontier* final_part, bool split_last) {
-    if (!s.distributed()) return frontier::run_plies(expander, frontier::root_frontier(root), depth, nullptr, final_part);
+                                                   frontier::Frontier* final_part, bool split_last,
+                                                   const frontier::PlyObserver& observe) {
+    if (!s.distributed())
+        return frontier::run_plies(expander, frontier::root_frontier(root), depth, nullptr, final_part, observe);
     const auto exchange = make_rank_exchange(s);
     const frontier::Frontier start = s.rank() == 0 ? frontier::root_frontier(root) : frontier::Frontier{};
-    if (!split_last || depth == 0 || final_part)
-        return frontier::run_plies(expander, start, depth, exchange.get(), final_part);
+    if (!split_last || depth == 0 || final_part || observe)
+        return frontier::run_plies(expander, start, depth, exchange.get(), final_part, observe);
     frontier::Frontier part;
     std::vector<PlyCounts> plies = frontier::run_plies(expander, start, depth - 1, exchange.get(), &part);
     allgather_into(s, part, expander);

@@ -59,10 +59,12 @@ std::unique_ptr<frontier::Exchange> make_rank_exchange(const Session& s);
 // receives this rank's part of the last ply. With `split_last` (a journaled
 // run, the expander's pass log made by make_rank_pass_log) the last ply is
 // not exchanged: every rank gets the whole ply before it and runs its own
-// passes of the last one (see RankPassLog).
+// passes of the last one (see RankPassLog). `observe` (collective too) is
+// shown each rank's part of every ply (run_plies), the last ply then kept.
 std::vector<frontier::PlyCounts> unique_over_ranks(const Session& s, frontier::Expander& expander,
                                                    const chess::Position& root, int depth,
-                                                   frontier::Frontier* final_part, bool split_last = false);
+                                                   frontier::Frontier* final_part, bool split_last = false,
+                                                   const frontier::PlyObserver& observe = {});
 
 // A rank's view of the last ply's passes in a journaled distributed run:
 // pass p is rank p mod ranks' (the pass itself is chosen by the child's key

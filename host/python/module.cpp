@@ -23,6 +23,7 @@
 #include "inputs/position_line.hpp"
 #include "count/cpu_stats.hpp"
 #include "deep/deep_perft.hpp"
+#include "frontier/diagrams.hpp"
 #include "frontier/frontier.hpp"
 #include "output/json.hpp"
 #include "pgn/compressed_input.hpp"
@@ -159,7 +160,7 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
 constexpr uint64_t MAX_MEMORY_MIB = uint64_t(1) << 24;  // as unique --memory
 
 nb::dict unique(int depth, const std::string& fen, const std::string& backend, const std::optional<int>& threads,
-                const std::optional<uint64_t>& memory_mib, bool chess960) {
+                const std::optional<uint64_t>& memory_mib, bool diagrams, bool chess960) {
     check_depth(depth, 20);
     const chess::Position root = position_from(fen, "", chess960);
     const std::unique_ptr<Backend> b = open_named(backend, threads);
@@ -169,9 +170,14 @@ nb::dict unique(int depth, const std::string& fen, const std::string& backend, c
                                     std::to_string(MAX_MEMORY_MIB) + " (None: 60% of the free memory)");
     o.budget_bytes = memory_mib.value_or(0) << 20;
     const auto start = std::chrono::steady_clock::now();
+    std::vector<frontier::DiagramCounts> diagram_rows;  // with diagrams: a row per ply
     const std::vector<frontier::PlyCounts> counts = run([&] {
         const auto expander = b->make_expander(o);
-        return frontier::run_plies(*expander, frontier::root_frontier(root), depth, nullptr, nullptr);
+        if (!diagrams) return frontier::run_plies(*expander, frontier::root_frontier(root), depth, nullptr, nullptr);
+        frontier::DiagramBook book;
+        frontier::Frontier last;
+        return frontier::run_plies(*expander, frontier::root_frontier(root), depth, nullptr, &last,
+                                   [&](int ply, const frontier::Frontier& f) { diagram_rows.push_back(book.add(ply, f)); });
     });
     nb::list plies;
     for (const frontier::PlyCounts& p : counts) {
@@ -179,6 +185,10 @@ nb::dict unique(int depth, const std::string& fen, const std::string& backend, c
         row["ply"] = p.ply;
         const std::vector<u128> fields = frontier::count_fields(p);
         for (size_t i = 0; i < fields.size(); ++i) row[frontier::count_field_names()[i]] = to_int(fields[i]);
+        if (diagrams) {
+            const frontier::DiagramCounts& d = diagram_rows.at(size_t(p.ply));
+            row["diagrams"] = d.diagrams, row["diagrams_first"] = d.first, row["diagrams_unique"] = d.unique;
+        }
         row["passes"] = p.passes;
         plies.append(row);
     }
@@ -355,9 +365,9 @@ NB_MODULE(perftide, m) {
           "checkmates by kind, stalemates. hash_mib: the statistics table in MiB as perft --stats --hash "
           "(0: none; None: sized from the position and depth).");
     m.def("unique", &unique, "depth"_a, "fen"_a = "startpos", nb::kw_only(), "backend"_a = "auto",
-          "threads"_a = nb::none(), "memory_mib"_a = nb::none(), "chess960"_a = false,
+          "threads"_a = nb::none(), "memory_mib"_a = nb::none(), "diagrams"_a = false, "chess960"_a = false,
           "unique --json as a dict: distinct positions (FIDE 9.2) after each ply 0..depth, classified, with "
-          "their path counts.");
+          "their path counts; diagrams=True adds unique --diagrams' columns (OEIS A019319, A209433, A209080).");
     m.def("analyze", &analyze, "fens"_a, nb::kw_only(), "side"_a = "both", "mode"_a = "full",
           "budget"_a = nb::none(), "backend"_a = "auto", "threads"_a = nb::none(),
           "analyze --json: one dict for a FEN (or EPD line), a list of dicts for a list of them. mode: full, quick "

@@ -202,9 +202,13 @@ Frontier root_frontier(const chess::Position& root);
 // Distinct positions after each ply 0..depth: the per-ply step. `start`
 // is this process's part of ply 0 (root_frontier, or nothing on the other
 // processes of a distributed run); `exchange` is null for a single process.
-// `final_ply` receives this process's part of the last ply.
+// `final_ply` receives this process's part of the last ply. `observe` is
+// shown this process's part of every ply (0..depth, in order) once it is
+// classified, on every process at the same point (it may be collective):
+// the last ply is then kept too.
+using PlyObserver = std::function<void(int ply, const Frontier& positions)>;
 std::vector<PlyCounts> run_plies(Expander& expander, const Frontier& start, int depth, Exchange* exchange,
-                                 Frontier* final_ply);
+                                 Frontier* final_ply, const PlyObserver& observe = {});
 
 // Distinct positions after each ply 0..depth from root, in one process on
 // the CPU engine.

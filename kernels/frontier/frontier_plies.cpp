@@ -52,15 +52,31 @@ PlyCounts from_fields(int ply, int passes, const std::vector<chess::u128>& f) {
 
 Frontier root_frontier(const chess::Position& root) { return {{chess::canonical(root, chess::host_attacks())}, {1}}; }
 
-std::vector<PlyCounts> run_plies(Expander& expander, const Frontier& start, int depth, Exchange* x, Frontier* final_ply) {
+std::vector<PlyCounts> run_plies(Expander& expander, const Frontier& start, int depth, Exchange* x, Frontier* final_ply,
+                                 const PlyObserver& observe) {
     const auto sum = [&](const PlyCounts& c) { return x ? x->sum(c) : c; };
+    Frontier part;  // in a distributed run, between expansion and classification
+    // Shows the observer the ply held, which the expander then holds again.
+    const auto show = [&](int ply) {
+        if (!observe) return;
+        own_work(x, ply, [&] {
+            expander.take(part);
+            return 0;
+        });
+        observe(ply, part);
+        own_work(x, ply, [&] {
+            expander.load(part);
+            part = {};
+            return 0;
+        });
+    };
     std::vector<PlyCounts> plies{sum(own_work(x, 0, [&] {
         expander.load(start);
         return expander.classify(0, 1);
     }))};
-    Frontier part;  // in a distributed run, between expansion and classification
+    show(0);
     for (int ply = 1; ply <= depth; ++ply) {
-        if (!x && !final_ply && ply == depth) {  // nothing of the last ply is kept
+        if (!x && !final_ply && !observe && ply == depth) {  // nothing of the last ply is kept
             plies.push_back(expander.expand_last(ply));
             break;
         }
@@ -75,6 +91,7 @@ std::vector<PlyCounts> run_plies(Expander& expander, const Frontier& start, int 
             part = {};
             return expander.classify(ply, passes);
         })));
+        show(ply);
     }
     if (final_ply) own_work(x, depth, [&] {
             expander.take(*final_ply);

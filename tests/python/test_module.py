@@ -118,6 +118,14 @@ def test_unique_agrees_with_python_chess():
         assert got["plies"][2]["paths"] == chess_perft(board_of(fen), 2)
 
 
+def test_unique_diagrams_are_the_published_terms():
+    rows = perftide.unique(4, diagrams=True)["plies"]
+    assert [p["diagrams"] for p in rows] == [1, 20, 400, 5362, 71852]          # OEIS A019319
+    assert [p["diagrams_first"] for p in rows] == [1, 20, 400, 5202, 69731]    # A209433
+    assert [p["diagrams_unique"] for p in rows] == [1, 20, 400, 1702, 8659]    # A209080
+    assert "diagrams" not in perftide.unique(2)["plies"][2]
+
+
 def replays_to_mate(fen, line, winner):
     board = board_of(fen)
     for uci in line.split():
