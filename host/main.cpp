@@ -124,7 +124,7 @@ int run(int argc, char** argv, const perftide::dist::Session& session) {
     About about;
     add_about_options(app, about);
     const std::vector<Command> commands = {setup_perft(app),   setup_suite(app),   setup_analyze(app), setup_unique(app),
-                                           setup_verify(app),  setup_compare(app), setup_perftree(app),
+                                           setup_verify(app),  setup_compare(app), setup_perftree(app), setup_proof(app),
                                            setup_uci(app),     setup_bench(app)};
     try {
         app.parse(argc, argv);

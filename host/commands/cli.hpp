@@ -92,6 +92,7 @@ Command setup_unique(CLI::App& app);
 Command setup_verify(CLI::App& app);
 Command setup_compare(CLI::App& app);
 Command setup_perftree(CLI::App& app);
+Command setup_proof(CLI::App& app);
 Command setup_uci(CLI::App& app);
 Command setup_bench(CLI::App& app);
 
