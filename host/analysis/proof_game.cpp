@@ -7,6 +7,7 @@
 #include "chess/io/san.hpp"
 #include "chess/movegen.hpp"
 #include "chess/packed_position.hpp"
+#include "output/json.hpp"
 
 namespace perftide::analysis {
 
@@ -164,6 +165,25 @@ ProofGames find_proof_games(const Diagram& target, const ProofGameOptions& o) {
     }
     r.positions = counter.positions();
     return r;
+}
+
+const char* proof_verdict(const ProofGames& r) {
+    if (!r.complete) return "unknown";
+    if (!r.shortest) return "none";
+    return r.games == 1 ? "dual-free" : "cooked";
+}
+
+std::string proof_games_json(const std::string& placement, int max_plies, const ProofGames& r, double seconds) {
+    json::Object obj;
+    obj.str("diagram", placement).integer("max_plies", max_plies).str("verdict", proof_verdict(r));
+    if (r.shortest)
+        obj.integer("shortest", *r.shortest).cnt("games", r.games);
+    else
+        obj.raw("shortest", "null").raw("games", "null");
+    std::vector<std::string> lines;
+    for (const auto& line : r.lines) lines.push_back(proof_game_text(line));
+    obj.raw("lines", json::strings(lines)).cnt("positions", r.positions).num("seconds", seconds);
+    return obj.text();
 }
 
 std::string proof_game_text(const std::vector<Move>& line) {

@@ -51,4 +51,13 @@ ProofGames find_proof_games(const Diagram& target, const ProofGameOptions& o = {
 // A game as SAN move text from the start position: "1. f3 e5 2. Kf2 ...".
 std::string proof_game_text(const std::vector<chess::Move>& line);
 
+// "dual-free" (one game), "cooked" (more), "none" (none within the plies
+// searched) or "unknown" (the search gave up).
+const char* proof_verdict(const ProofGames& r);
+
+// perftide proof --json's object: the diagram's placement field, the plies
+// searched, the verdict, the shortest length and number of games (null for
+// none), the games listed, the positions kept and the seconds taken.
+std::string proof_games_json(const std::string& placement, int max_plies, const ProofGames& r, double seconds);
+
 }  // namespace perftide::analysis

@@ -7,7 +7,6 @@
 #include "analysis/proof_game.hpp"
 #include "chess/io/count_text.hpp"
 #include "commands/cli.hpp"
-#include "output/json.hpp"
 #include "output/words.hpp"
 
 namespace perftide::cli {
@@ -19,12 +18,6 @@ struct ProofOptions {
     bool json = false;
 };
 
-const char* verdict(const analysis::ProofGames& r) {
-    if (!r.complete) return "unknown";
-    if (!r.shortest) return "none";
-    return r.games == 1 ? "dual-free" : "cooked";
-}
-
 int run_proof_command(const ProofOptions& o) {
     const analysis::Diagram target = analysis::parse_diagram(o.diagram);
     const auto start = std::chrono::steady_clock::now();
@@ -32,14 +25,7 @@ int run_proof_command(const ProofOptions& o) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string placement = o.diagram.substr(0, o.diagram.find_first_of(" \t"));
     if (o.json) {
-        json::Object obj;
-        obj.str("diagram", placement).integer("max_plies", o.search.max_plies).str("verdict", verdict(r));
-        if (r.shortest) obj.integer("shortest", *r.shortest).cnt("games", r.games);
-        else obj.raw("shortest", "null").raw("games", "null");
-        std::vector<std::string> lines;
-        for (const auto& line : r.lines) lines.push_back(analysis::proof_game_text(line));
-        obj.raw("lines", json::strings(lines)).cnt("positions", r.positions).num("seconds", seconds);
-        std::cout << obj.text() << std::endl;
+        std::cout << analysis::proof_games_json(placement, o.search.max_plies, r, seconds) << std::endl;
         return EXIT_OK;
     }
     if (!r.complete) {
@@ -48,7 +34,7 @@ int run_proof_command(const ProofOptions& o) {
         std::cout << "no proof game of " << placement << " within " << counted(o.search.max_plies, "ply", "plies") << "\n";
     } else {
         std::cout << "shortest proof games: " << counted(*r.shortest, "ply", "plies") << ", "
-                  << chess::to_string(r.games) << (r.games == 1 ? " game" : " games") << " (" << verdict(r) << ")\n";
+                  << chess::to_string(r.games) << (r.games == 1 ? " game" : " games") << " (" << analysis::proof_verdict(r) << ")\n";
         for (const auto& line : r.lines) std::cout << analysis::proof_game_text(line) << "\n";
     }
     std::fprintf(stderr, "%llu positions searched, %.3f s\n", (unsigned long long)r.positions, seconds);

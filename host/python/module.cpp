@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "analysis/proof_game.hpp"
 #include "analysis/report.hpp"
 #include "count/backend.hpp"
 #include "chess/io/count_text.hpp"
@@ -338,6 +339,20 @@ nb::object verify(int positions, int depth, uint64_t seed, const std::vector<std
     return from_json(verify_json(o, r));
 }
 
+nb::object proof(const std::string& diagram, int max_plies, size_t list_limit, uint64_t max_positions) {
+    if (max_plies < 0 || max_plies > analysis::MAX_PROOF_PLIES)
+        throw std::invalid_argument("max_plies: " + std::to_string(max_plies) + " is not in 0.." +
+                                    std::to_string(analysis::MAX_PROOF_PLIES));
+    if (max_positions < 1) throw std::invalid_argument("max_positions: 0 is less than 1");
+    const analysis::Diagram target = analysis::parse_diagram(diagram);
+    analysis::ProofGameOptions o;
+    o.max_plies = max_plies, o.list_limit = list_limit, o.max_positions = max_positions;
+    const auto start = std::chrono::steady_clock::now();
+    const analysis::ProofGames r = run([&] { return analysis::find_proof_games(target, o); });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return from_json(analysis::proof_games_json(diagram.substr(0, diagram.find_first_of(" \t")), max_plies, r, seconds));
+}
+
 }  // namespace
 
 NB_MODULE(perftide, m) {
@@ -379,6 +394,10 @@ NB_MODULE(perftide, m) {
           "game that could not be read or played out was left out) and 'summary'. source: a file (a str naming an "
           "existing file, or an os.PathLike; plain, .gz or .zst), bytes (PGN data, compressed or not), or PGN "
           "text (any other str that holds a newline or starts with '[', '{', ';', '%' or a move number).");
+    m.def("proof", &proof, "diagram"_a, nb::kw_only(), "max_plies"_a = 12, "list_limit"_a = 10,
+          "max_positions"_a = 20'000'000,
+          "perftide proof --json as a dict: the shortest proof games of a diagram (a FEN's placement field), "
+          "'verdict' dual-free, cooked, none or unknown, 'shortest' plies, 'games' and the games listed in SAN.");
     m.def("verify", &verify, nb::kw_only(), "positions"_a = 1000, "depth"_a = 2, "seed"_a = 1,
           "fens"_a = std::vector<std::string>{}, "chess960"_a = false, "chess960_starts"_a = true,
           "max_playout"_a = 200, "threads"_a = nb::none(),

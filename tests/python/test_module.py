@@ -126,6 +126,21 @@ def test_unique_diagrams_are_the_published_terms():
     assert "diagrams" not in perftide.unique(2)["plies"][2]
 
 
+def test_proof_games_replay_with_python_chess():
+    # P0008141 (Donati, Elkies, Forslund 1996): dual-free in 6 plies.
+    diagram = "rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR"
+    got = perftide.proof(diagram)
+    assert (got["verdict"], got["shortest"], got["games"]) == ("dual-free", 6, 1)
+    board = chess.Board()
+    for san in got["lines"][0].split():
+        if not san.endswith("."):
+            board.push_san(san)
+    assert board.board_fen() == diagram
+    assert perftide.proof(diagram, max_plies=3)["verdict"] == "none"
+    with pytest.raises(ValueError):
+        perftide.proof("8/8/8/8/8/8/8/Kk6")
+
+
 def replays_to_mate(fen, line, winner):
     board = board_of(fen)
     for uci in line.split():
