@@ -12,14 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
 #include "commands/manual.hpp"
-#include "journal/journal.hpp"
 #include "dist/session.hpp"
 #include "frontier/frontier.hpp"
 #include "gpu/gpu_perft.hpp"
-#include "inputs/suite.hpp"
 #include "output/build_info.hpp"
 
 using namespace perftide::cli;
@@ -72,27 +69,16 @@ struct Failure {
     bool every_rank;  // each rank says it, naming itself (else rank 0 alone)
 };
 
-// The one mapping from error kind to exit status. Bad input is the same on
-// every rank (they all parse the same arguments), so rank 0 alone reports it.
+// The status comes from the error's kind (perftide::exit_status_of, as
+// for the MPI workers); the words add the remedy where a device or memory
+// ran short. Bad input is the same on every rank (they all parse the same
+// arguments), so rank 0 alone reports it, except where it is about one
+// rank's own disk.
 Failure classify(const std::exception_ptr& thrown) {
     try {
         std::rethrow_exception(thrown);
-    } catch (const perftide::BackendUnavailable& e) {
-        return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const chess::FenError& e) {
-        return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const perftide::SuiteError& e) {
-        return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const perftide::frontier::BudgetTooSmall& e) {
-        return {EXIT_BAD_INPUT, e.what(), false};
     } catch (const perftide::frontier::WorkDirUnusable& e) {
         return {EXIT_BAD_INPUT, e.what(), true};
-    } catch (const perftide::JournalError& e) {
-        return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const std::invalid_argument& e) {
-        return {EXIT_BAD_INPUT, e.what(), false};
-    } catch (const OutputError& e) {
-        return {EXIT_OUTPUT, e.what(), true};
     } catch (const perftide::gpu::MemoryUnavailable& e) {
         return {EXIT_INTERNAL, std::string("GPU ") + e.what() + ", no result (give a smaller --device-memory or --hash)",
                 true};
@@ -102,7 +88,9 @@ Failure classify(const std::exception_ptr& thrown) {
         return {EXIT_INTERNAL,
                 "out of memory: an allocation failed, no result (give smaller --hash, --host-hash or --memory)", true};
     } catch (const std::exception& e) {
-        return {EXIT_INTERNAL, std::string("internal error: ") + e.what(), true};
+        const int status = perftide::exit_status_of(e);
+        if (status == EXIT_INTERNAL) return {status, std::string("internal error: ") + e.what(), true};
+        return {status, e.what(), status == EXIT_OUTPUT};
     } catch (...) {
         return {EXIT_INTERNAL, "internal error: an unknown exception", true};
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "base/machine.hpp"
 #include "base/parallel.hpp"
 
@@ -86,6 +87,19 @@ uint64_t mem_total() {
         meminfo.ignore(64, '\n');
     }
     return 0;
+}
+
+// Every error's exit status follows from its kind: input 2, output 4,
+// anything else 3 (no result).
+TEST(Errors, TheStatusFollowsTheKind) {
+    struct Refused : perftide::InputError {
+        using InputError::InputError;
+    };
+    EXPECT_EQ(perftide::exit_status_of(Refused("no room")), perftide::EXIT_BAD_INPUT);
+    EXPECT_EQ(perftide::exit_status_of(std::invalid_argument("bad")), perftide::EXIT_BAD_INPUT);
+    EXPECT_EQ(perftide::exit_status_of(perftide::OutputError("disk full")), perftide::EXIT_OUTPUT);
+    EXPECT_EQ(perftide::exit_status_of(std::logic_error("bug")), perftide::EXIT_INTERNAL);
+    EXPECT_EQ(perftide::exit_status_of(std::bad_alloc()), perftide::EXIT_INTERNAL);
 }
 
 TEST(Machine, AvailableMemoryIsPositiveAndWithinTheTotal) {

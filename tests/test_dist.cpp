@@ -16,6 +16,7 @@
 #include "count/cpu_perft.hpp"
 #include "deep/deep_perft.hpp"
 #include "deep/host_table.hpp"
+#include "count/count_math.hpp"
 #include "journal/journal.hpp"
 #include "output/progress.hpp"
 #include "deep/unit_counter.hpp"
@@ -318,12 +319,18 @@ TEST(DistLocalWorker, CountsWhatTheEngineCounts) {
     EXPECT_EQ(o->result.counts, direct);
 }
 
+// A rank's failure carries the status main would give it: the one mapping
+// (base/errors.hpp) from every kind of bad input to 2.
 TEST(DistLocalWorker, ExitStatusOfAFailure) {
-    EXPECT_EQ(status_for(BackendUnavailable("x")), 2);
-    EXPECT_EQ(status_for(JournalError("x")), 2);
-    EXPECT_EQ(status_for(std::invalid_argument("x")), 2);
-    EXPECT_EQ(status_for(frontier::BudgetTooSmall("x")), 2);
-    EXPECT_EQ(status_for(std::runtime_error("x")), 3);
+    EXPECT_EQ(exit_status_of(BackendUnavailable("x")), 2);
+    EXPECT_EQ(exit_status_of(JournalError("x")), 2);
+    EXPECT_EQ(exit_status_of(chess::FenError("x")), 2);
+    EXPECT_EQ(exit_status_of(frontier::BudgetTooSmall("x")), 2);
+    EXPECT_EQ(exit_status_of(frontier::WorkDirUnusable("x")), 2);
+    EXPECT_EQ(exit_status_of(std::invalid_argument("x")), 2);
+    EXPECT_EQ(exit_status_of(OutputError("x")), 4);
+    EXPECT_EQ(exit_status_of(CountOverflow("x")), 3);
+    EXPECT_EQ(exit_status_of(std::runtime_error("x")), 3);
 }
 
 TEST(DistFrontier, ASingleRankOnlyMerges) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "count/backend.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/stats.hpp"
@@ -16,16 +17,12 @@
 
 namespace perftide::cli {
 
-constexpr int EXIT_OK = 0;
-constexpr int EXIT_MISMATCH = 1;   // a check failed: counts differ, engines disagree
-constexpr int EXIT_BAD_INPUT = 2;  // bad arguments or input, or a backend that is not there
-constexpr int EXIT_INTERNAL = 3;   // an internal error or a device fault: no result
-constexpr int EXIT_OUTPUT = 4;     // the result could not be written (full disk, closed stream)
-
-// A result file or stream that could not be written, with its name.
-struct OutputError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using perftide::EXIT_BAD_INPUT;  // base/errors.hpp: the statuses and the error kinds
+using perftide::EXIT_INTERNAL;
+using perftide::EXIT_MISMATCH;
+using perftide::EXIT_OK;
+using perftide::EXIT_OUTPUT;
+using perftide::OutputError;
 
 struct Command {
     CLI::App* app = nullptr;

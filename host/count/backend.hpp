@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "chess/position.hpp"
 #include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
@@ -45,8 +46,8 @@ std::string not_a_backend(std::string_view name);
 constexpr int MAX_THREADS = 1024;
 
 // Thrown when the GPU is asked for and no device is usable.
-struct BackendUnavailable : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct BackendUnavailable : InputError {
+    using InputError::InputError;
 };
 
 // How deep runs use a backend, said once for each. The GPU wants large

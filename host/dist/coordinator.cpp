@@ -167,7 +167,7 @@ class Coordinator {
         try {
             book_.record(result.units, result.counts);  // journal first
         } catch (const std::exception& e) {
-            fail(0, Failure{status_for(e), e.what()});
+            fail(0, Failure{exit_status_of(e), e.what()});
         }
         dispatcher_.finished(r, result.units.size(), result.seconds);
         progress_.update(book_.done(), book_.nodes());

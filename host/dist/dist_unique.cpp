@@ -42,7 +42,7 @@ Failure failure_of(std::exception_ptr p) {
     try {
         std::rethrow_exception(p);
     } catch (const std::exception& e) {
-        return {status_for(e), e.what()};
+        return {exit_status_of(e), e.what()};
     } catch (...) {
         return {3, "an exception of unknown type"};
     }

@@ -2,21 +2,7 @@
 
 #include <stdexcept>
 
-#include "count/backend.hpp"
-#include "chess/io/fen.hpp"
-#include "journal/journal.hpp"
-#include "frontier/frontier.hpp"
-
 namespace perftide::dist {
-
-int status_for(const std::exception& e) {
-    if (dynamic_cast<const BackendUnavailable*>(&e) || dynamic_cast<const std::invalid_argument*>(&e) ||
-        dynamic_cast<const JournalError*>(&e) || dynamic_cast<const chess::FenError*>(&e) ||
-        dynamic_cast<const frontier::BudgetTooSmall*>(&e) ||
-        dynamic_cast<const frontier::WorkDirUnusable*>(&e))
-        return 2;
-    return 3;
-}
 
 LocalWorker::LocalWorker(UnitCounter& counter) : counter_(counter), thread_([this] { run(); }) {}
 
@@ -64,7 +50,7 @@ void LocalWorker::run() {
         try {
             out.result.counts = counter_.count(batch.positions, batch.remaining);
         } catch (const std::exception& e) {
-            out.failure = Failure{status_for(e), e.what()};
+            out.failure = Failure{exit_status_of(e), e.what()};
         }
         out.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "base/errors.hpp"  // exit_status_of: a failure's status, as main gives it
 #include "deep/unit_counter.hpp"
 #include "dist/wire.hpp"
 
@@ -45,10 +46,5 @@ class LocalWorker {
     bool stop_ = false;
     std::thread thread_;
 };
-
-// The exit status an exception stands for: 2 for what the user can fix
-// (bad input, a missing backend, a table too large, a memory budget too
-// small, a work directory that cannot take a frontier), 3 otherwise.
-int status_for(const std::exception& e);
 
 }  // namespace perftide::dist

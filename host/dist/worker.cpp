@@ -42,7 +42,7 @@ int serve(const Session& s, int depth, const RankBackend& asked, const DeepOptio
         table_counter = backend->open_counter(plan.tables);
         table = std::make_unique<HostTable>(plan.host_hash_mb << 20);
     } catch (const std::exception& e) {
-        return report_failure(s, {status_for(e), e.what()});
+        return report_failure(s, {exit_status_of(e), e.what()});
     }
     send_words(s, 0, TAG_HELLO, pack(Hello{backend->kind(), backend->threads(), backend->device_name()}));
     UnitCounter counter(*table_counter, *table, o.stats);
@@ -58,7 +58,7 @@ int serve(const Session& s, int depth, const RankBackend& asked, const DeepOptio
         } catch (const WireError&) {
             throw;
         } catch (const std::exception& e) {
-            return report_failure(s, {status_for(e), e.what()});
+            return report_failure(s, {exit_status_of(e), e.what()});
         }
         send_words(s, 0, TAG_RESULT, answer);
     }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "chess/count.hpp"
 
 namespace perftide {
@@ -24,8 +25,8 @@ struct SuiteEntry {
     std::string operations;  // EPD operations other than ;Dn and id, as written ("bm e4; c0 x")
 };
 
-struct SuiteError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct SuiteError : InputError {
+    using InputError::InputError;
 };
 
 // Parses a suite; throws SuiteError naming `what` and the line on malformed

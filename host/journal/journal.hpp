@@ -20,14 +20,15 @@
 #include <string_view>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "chess/count.hpp"
 
 namespace perftide {
 
 constexpr int JOURNAL_VERSION = 1;
 
-struct JournalError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct JournalError : InputError {
+    using InputError::InputError;
 };
 
 // What identifies a run; the backend, threads and table sizes are left out

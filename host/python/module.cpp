@@ -361,11 +361,9 @@ NB_MODULE(perftide, m) {
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {
             std::rethrow_exception(p);
-        } catch (const chess::FenError& e) {
-            PyErr_SetString(PyExc_ValueError, e.what());
-        } catch (const BackendUnavailable& e) {
+        } catch (const BackendUnavailable& e) {  // the machine, not the arguments
             PyErr_SetString(PyExc_RuntimeError, e.what());
-        } catch (const frontier::BudgetTooSmall& e) {  // bad input, as --memory's exit 2
+        } catch (const InputError& e) {  // bad input: the command line's exit 2
             PyErr_SetString(PyExc_ValueError, e.what());
         }
     });

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "chess/count.hpp"
 #include "chess/position.hpp"
 
@@ -124,16 +125,16 @@ class DistinctRatio {
 constexpr uint64_t PASS_SEED = 0x70617373657331ULL;
 
 // Thrown when the budget cannot hold even the smallest pass.
-struct BudgetTooSmall : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct BudgetTooSmall : InputError {
+    using InputError::InputError;
 };
 
 // Thrown when the work directory cannot take a frontier (too little space,
 // no file can be made or sized there): the message names the directory,
 // what failed, and the space needed and free. It is about this machine's
 // disk, so under a launcher each rank reports its own.
-struct WorkDirUnusable : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct WorkDirUnusable : InputError {
+    using InputError::InputError;
 };
 
 // Holds one frontier (in device memory for the GPU engine) and applies the

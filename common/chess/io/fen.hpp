@@ -8,14 +8,15 @@
 #include <string_view>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "chess/movegen.hpp"
 
 namespace chess {
 
 inline constexpr const char* START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-struct FenError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct FenError : perftide::InputError {
+    using perftide::InputError::InputError;
 };
 
 // What a FEN says, read for syntax only. The board is kept as written (any
