@@ -22,8 +22,8 @@ namespace perftide::analysis {
 // How far the analysis goes for the sides the board and material leave open.
 enum class SearchMode {
     Full,      // reach analysis, then the helpmate and exhaustive searches within the budget
-    Quick,     // reach analysis and a short helpmate search only (can_checkmate_quickly)
-    Fast,      // the board, material and reach analysis only: a sound No, else Unknown (can_checkmate_fast)
+    Quick,     // reach analysis, a short helpmate and a short exhaustive search only (can_checkmate_quickly)
+    Fast,      // the board, material, reach analysis, a forced line's few positions: a sound No, else Unknown
     NoSearch,  // neither: those sides stay unknown
 };
 

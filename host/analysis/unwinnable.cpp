@@ -1,7 +1,9 @@
 // The solver's stages, cheapest first: the board itself (mate, stalemate),
-// material, the static reach analysis, a short helpmate search, then the
-// exhaustive reachable-set search (the sound route to No in blocked
-// positions) and a long helpmate search, taking turns with the budget.
+// material, the static reach analysis, a short helpmate search and a short
+// exhaustive search (small reachable sets: forced lines into a capture or a
+// stalemate), then the exhaustive reachable-set search (the sound route to No
+// in blocked positions) and a long helpmate search, taking turns with the
+// budget.
 #include "analysis/unwinnable.hpp"
 
 #include <algorithm>
@@ -21,6 +23,11 @@ namespace {
 constexpr int QUICK_DEPTH = 3;
 constexpr uint64_t QUICK_NODES = 2000;
 constexpr int DEEP_DEPTH = 64;
+// The short exhaustive search: the quick check's, and the fast check's where
+// the side to move has at most FORCED_MOVES moves (a forced line).
+constexpr uint64_t SMALL_SET_NODES = 300;
+constexpr uint64_t FORCED_SET_NODES = 16;
+constexpr int FORCED_MOVES = 3;
 
 // Search objects own sizeable tables: one set per thread, reused.
 struct Solver {
@@ -49,10 +56,18 @@ MateVerdict yes(const std::vector<Move>& line, uint64_t nodes) {
     return v;
 }
 
+MateVerdict exhausted(uint64_t positions, uint64_t nodes) {
+    return verdict(MateAnswer::No,
+                   "exhaustive: all " + std::to_string(positions) + " reachable positions searched, none leads to mate",
+                   nodes);
+}
+
 // Stage 1: what the board and the material decide, and the reach analysis.
-bool decide_statically(const Position& p, Color winner, MateVerdict& v) {
+// `moves` is set to the number of legal moves in p.
+bool decide_statically(const Position& p, Color winner, MateVerdict& v, int& moves) {
     const Attacks at = host_attacks();
-    if (count_moves(p, at) == 0) {
+    moves = count_moves(p, at);
+    if (moves == 0) {
         if (!in_check(p, at))
             v = verdict(MateAnswer::No, "stalemate");
         else if (p.stm == winner)
@@ -72,16 +87,32 @@ bool decide_statically(const Position& p, Color winner, MateVerdict& v) {
     return false;
 }
 
+// The exhaustive search with at most about node_limit positions: true when
+// it settles the question (the whole reachable set walked without a mate: No;
+// a mate met: Yes); otherwise v is left as it was, with the nodes added to
+// the `used` of earlier stages.
+bool decide_small_set(const Position& p, Color winner, uint64_t node_limit, uint64_t used, MateVerdict& v) {
+    ClosureSearch& c = solver().closure;
+    const ClosureResult r = c.run(p, winner, node_limit);
+    used += c.nodes();
+    if (r == ClosureResult::Mate) v = yes(c.line(), used);
+    if (r == ClosureResult::Exhausted) v = exhausted(c.nodes(), used);
+    if (r == ClosureResult::OutOfBudget) v.nodes = used;
+    return r != ClosureResult::OutOfBudget;
+}
+
 // Stages 1 and 2: cheap enough for every position of a batch.
 bool decide_quickly(const Position& p, Color winner, const MateBudget& budget, MateVerdict& v) {
-    if (decide_statically(p, winner, v)) return true;
+    int moves = 0;
+    if (decide_statically(p, winner, v, moves)) return true;
     HelpmateSearch& h = solver().helpmate;
     if (h.run(p, winner, QUICK_DEPTH, std::min(QUICK_NODES, budget.max_nodes))) {
         v = yes(h.line(), h.nodes());
         return true;
     }
-    v = verdict(MateAnswer::Unknown, "short helpmate search found nothing", h.nodes());
-    return false;
+    v = verdict(MateAnswer::Unknown, "short searches found nothing", h.nodes());
+    const uint64_t left = budget.max_nodes > h.nodes() ? budget.max_nodes - h.nodes() : 0;
+    return left && decide_small_set(p, winner, std::min(SMALL_SET_NODES, left), h.nodes(), v);
 }
 
 // Stages 3 and 4, after decide_quickly left the question open: the
@@ -105,11 +136,7 @@ class SearchTurns {
         started_ = true;
         used_ += s_.closure.nodes() - before;
         if (r == ClosureResult::Mate) verdict_ = yes(s_.closure.line(), used_);
-        if (r == ClosureResult::Exhausted)
-            verdict_ = verdict(MateAnswer::No,
-                               "exhaustive: all " + std::to_string(s_.closure.nodes()) +
-                                   " reachable positions searched, none leads to mate",
-                               used_);
+        if (r == ClosureResult::Exhausted) verdict_ = exhausted(s_.closure.nodes(), used_);
         return r != ClosureResult::OutOfBudget;
     }
 
@@ -146,10 +173,15 @@ MateVerdict decide_by_search(const Position& p, Color winner, const MateBudget& 
 
 }  // namespace
 
+// A forced line is walked to its end, and only a No is kept: a mate it meets
+// stays Unknown, as the fast check proves only that a side cannot mate.
 MateVerdict can_checkmate_fast(const Position& p, Color winner) {
     MateVerdict v;
-    if (!decide_statically(p, winner, v)) v = verdict(MateAnswer::Unknown, "not proven unwinnable by the fast check");
-    return v;
+    int moves = 0;
+    if (decide_statically(p, winner, v, moves)) return v;
+    if (moves <= FORCED_MOVES && decide_small_set(p, winner, FORCED_SET_NODES, 0, v) && v.answer == MateAnswer::No)
+        return v;
+    return verdict(MateAnswer::Unknown, "not proven unwinnable by the fast check");
 }
 
 MateVerdict can_checkmate_quickly(const Position& p, Color winner, const MateBudget& budget) {

@@ -32,16 +32,20 @@ struct MateBudget {
 // call from several threads at once (each thread keeps its own tables).
 MateVerdict can_checkmate(const chess::Position& p, chess::Color winner, const MateBudget& budget = {});
 
-// Its cheap stages only: the board, the material, the reach analysis and a
-// short helpmate search (at most 2,000 nodes). Unknown, with the
-// reason "short helpmate search found nothing", where only the full search
+// Its cheap stages only: the board, the material, the reach analysis, a
+// short helpmate search (at most 2,000 nodes) and a short exhaustive search
+// (at most about 300 positions: a small reachable set, such as a forced line
+// into a capture or a stalemate, is walked to its end, proving No). Unknown,
+// with the reason "short searches found nothing", where only the full search
 // could say more.
 MateVerdict can_checkmate_quickly(const chess::Position& p, chess::Color winner, const MateBudget& budget = {});
 
-// The fast check: the board, the material and the reach analysis only, no
-// search. Sound: No is a proof; anything else is Unknown ("not proven
-// unwinnable by the fast check"), which for a game lost on time means the
-// result stands. A few microseconds a position.
+// The fast check: the board, the material and the reach analysis, and where
+// the side to move has at most three moves an exhaustive search of at most
+// about 16 positions (a forced line into a capture or a stalemate). Sound: No
+// is a proof; anything else is Unknown ("not proven unwinnable by the fast
+// check"), a mate the search meets included, which for a game lost on time
+// means the result stands. A few microseconds a position.
 MateVerdict can_checkmate_fast(const chess::Position& p, chess::Color winner);
 
 // Both sides' answers for one position.
@@ -56,14 +60,14 @@ struct DeadVerdict {
 DeadVerdict dead_position(const chess::Position& p, const MateBudget& budget = {});
 
 // Batch form for many positions: a cheap pass (mate on the board, material,
-// the static reach analysis, a short helpmate search) runs over all positions
-// in parallel first, then the full search runs only for the sides still
-// undecided. threads <= 0 means all hardware threads.
+// the static reach analysis, the short helpmate and exhaustive searches)
+// runs over all positions in parallel first, then the full search runs only
+// for the sides still undecided. threads <= 0 means all hardware threads.
 std::vector<DeadVerdict> classify_dead(const std::vector<chess::Position>& positions, const MateBudget& budget = {},
                                        int threads = 0);
 
 // The two passes of classify_dead on their own: the cheap pass leaves Unknown
-// (reason "short helpmate search found nothing") where a search is needed;
+// (reason "short searches found nothing") where a search is needed;
 // complete_dead runs the search for every side still Unknown.
 std::vector<DeadVerdict> classify_dead_quick(const std::vector<chess::Position>& positions,
                                              const MateBudget& budget = {}, int threads = 0);

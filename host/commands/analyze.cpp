@@ -193,12 +193,14 @@ Command setup_analyze(CLI::App& app) {
                                     "Skip the searches and the reach analysis (sides the board and material leave "
                                     "open stay unknown)");
     sub->add_flag("--quick", o->quick,
-                  "Only the reach analysis and a short helpmate search (2000 nodes a side) for the open sides: "
-                  "fast, sound, less complete")
+                  "Only the reach analysis, a short helpmate search (2000 nodes a side) and a short exhaustive "
+                  "search (300 positions: small reachable sets, forced lines into a capture or a stalemate) for "
+                  "the open sides: fast, sound, less complete")
         ->excludes(no_search);
     sub->add_flag("--fast", o->fast,
-                  "The fast check: the board, the material and the reach analysis, no search; a sound 'cannot mate' "
-                  "or unknown, microseconds a position (for game databases)")
+                  "The fast check: the board, the material and the reach analysis, and where the side to move has "
+                  "at most 3 moves an exhaustive search of at most 16 positions; a sound 'cannot mate' or unknown, "
+                  "microseconds a position (for game databases)")
         ->excludes(no_search)
         ->excludes("--quick");
     auto* side = sub->add_option("--side", o->side,
