@@ -102,6 +102,33 @@ TEST(Errors, TheStatusFollowsTheKind) {
     EXPECT_EQ(perftide::exit_status_of(std::bad_alloc()), perftide::EXIT_INTERNAL);
 }
 
+// A library message names its settings once; each front end reads them in
+// its own words, and a remedy names only the settings that front end has.
+TEST(Errors, EachFrontEndReadsTheSettingsInItsOwnWords) {
+    using perftide::Setting, perftide::Vocabulary;
+    const perftide::LimitError e(Setting::Hash, 9000, 6000,
+                                 perftide::named(Setting::Hash, "9000") + " MiB is more than the free memory" +
+                                     perftide::advice("; give a smaller ", {Setting::Split, Setting::Hash, Setting::HostHash}));
+    EXPECT_STREQ(e.what(), "--hash 9000 MiB is more than the free memory; give a smaller --split, --hash or --host-hash");
+    EXPECT_EQ(e.in_words(Vocabulary::Uci), "Hash 9000 MiB is more than the free memory; give a smaller Hash");
+    EXPECT_EQ(e.in_words(Vocabulary::Python), "hash_mib=9000 MiB is more than the free memory; give a smaller hash_mib");
+    EXPECT_EQ(e.setting, Setting::Hash);
+    EXPECT_EQ(e.asked, 9000);
+    EXPECT_EQ(e.limit, 6000);
+    // Where a front end has none of the remedies, the advice goes; a
+    // setting it lacks is said in plain words; a word value is quoted in Python.
+    const std::string text = perftide::named(Setting::WorkDir, "/tmp/x") + " is full" +
+                             perftide::advice(" (", {Setting::WorkDir}, " keeps a frontier on disk)");
+    EXPECT_EQ(perftide::in_words(text, Vocabulary::Cli), "--work-dir /tmp/x is full (--work-dir keeps a frontier on disk)");
+    EXPECT_EQ(perftide::in_words(text, Vocabulary::Uci), "the work directory /tmp/x is full");
+    EXPECT_EQ(perftide::in_words(perftide::named(Setting::Backend, "gpu"), Vocabulary::Python), "backend='gpu'");
+    // Text without settings, and a stray marker, come through unchanged.
+    EXPECT_EQ(perftide::in_words("{hash} 1-0", Vocabulary::Python), "{hash} 1-0");
+    EXPECT_EQ(perftide::in_words("a\x1f" "b", Vocabulary::Uci), "a\x1f" "b");
+    EXPECT_EQ(perftide::message_in(std::runtime_error("plain"), Vocabulary::Uci), "plain");
+    EXPECT_EQ(perftide::message_in(e, Vocabulary::Uci), e.in_words(Vocabulary::Uci));
+}
+
 TEST(Machine, AvailableMemoryIsPositiveAndWithinTheTotal) {
     const size_t bytes = perftide::machine::available_bytes();
     EXPECT_GT(bytes, 0u);

@@ -325,7 +325,7 @@ TEST(DistLocalWorker, ExitStatusOfAFailure) {
     EXPECT_EQ(exit_status_of(BackendUnavailable("x")), 2);
     EXPECT_EQ(exit_status_of(JournalError("x")), 2);
     EXPECT_EQ(exit_status_of(chess::FenError("x")), 2);
-    EXPECT_EQ(exit_status_of(frontier::BudgetTooSmall("x")), 2);
+    EXPECT_EQ(exit_status_of(frontier::BudgetTooSmall(1, 2, "x")), 2);
     EXPECT_EQ(exit_status_of(frontier::WorkDirUnusable("x")), 2);
     EXPECT_EQ(exit_status_of(std::invalid_argument("x")), 2);
     EXPECT_EQ(exit_status_of(OutputError("x")), 4);
@@ -393,7 +393,7 @@ TEST(DistUnique, OneRankAgreesByRethrowingItsOwnFailure) {
     EXPECT_NO_THROW(agree_on_failure(s, nullptr));
     EXPECT_THROW(agree_on_failure(s, std::make_exception_ptr(std::invalid_argument("x"))), std::invalid_argument);
     EXPECT_EQ(on_every_rank(s, [] { return 7; }), 7);
-    EXPECT_THROW(on_every_rank(s, [] { throw frontier::BudgetTooSmall("x"); }), frontier::BudgetTooSmall);
+    EXPECT_THROW(on_every_rank(s, [] { throw frontier::BudgetTooSmall(1, 2, "x"); }), frontier::BudgetTooSmall);
     const std::vector<u128> v{u128(1) << 100, 5};
     EXPECT_TRUE(sum_over_ranks(s, v) == v);
     EXPECT_EQ(backend_over_ranks(s, true), "gpu");

@@ -190,8 +190,13 @@ std::string proof_game_text(const std::vector<Move>& line) {
     Position p = parse_fen(START_FEN);
     std::string text;
     for (size_t i = 0; i < line.size(); ++i) {
-        if (i % 2 == 0) text += (i ? " " : "") + std::to_string(i / 2 + 1) + ".";
-        text += " " + move_to_san(p, line[i]);
+        if (i % 2 == 0) {
+            if (i) text += ' ';
+            text += std::to_string(i / 2 + 1);
+            text += '.';
+        }
+        text += ' ';
+        text += move_to_san(p, line[i]);
         p = apply_move(p, line[i]);
     }
     return text;

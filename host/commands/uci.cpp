@@ -31,6 +31,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/errors.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/zobrist.hpp"
@@ -59,17 +60,6 @@ std::string lower(std::string s) {
     return s;
 }
 
-// A message of the engines, which name command-line options, in the words
-// of UCI's options.
-std::string in_uci_words(std::string text) {
-    for (const auto& [flag, option] : {std::pair<std::string, std::string>{"--split, --hash or --host-hash", "Hash"},
-                                       {"--backend gpu", "Backend gpu"},
-                                       {"--hash", "Hash"},
-                                       {"--threads", "Threads"},
-                                       {"--depth", "depth"}})
-        for (size_t at; (at = text.find(flag)) != std::string::npos;) text.replace(at, flag.size(), option);
-    return text;
-}
 
 struct UciState {
     std::string fen = chess::START_FEN, moves;  // the last `position`, replayed when UCI_Chess960 changes
@@ -202,7 +192,8 @@ void setoption(UciState& st, std::istringstream& in) {
                 try {
                     open_backend(BackendChoice::Gpu);
                 } catch (const BackendUnavailable& e) {
-                    return info("setoption: " + in_uci_words(e.what()) + "; Backend stays " + to_string(st.backend));
+                    return info("setoption: " + message_in(e, Vocabulary::Uci) + "; Backend stays " +
+                                to_string(st.backend));
                 }
             }
             st.backend = wanted;
@@ -245,6 +236,7 @@ void position(UciState& st, std::istringstream& in) {
 PerftResult count(const UciState& st, int depth) {
     const std::unique_ptr<Backend> backend = open_backend(st.backend, st.threads);
     DeepOptions d;
+    d.note = [](const std::string& text) { info("note: " + in_words(text, Vocabulary::Uci)); };
     if (st.hash_mb) {
         // Hash bounds what the count merges: the table, and the work units
         // (a split no deeper than they fit in); no lossless host table.
@@ -297,7 +289,7 @@ void go(const UciState& st, std::istringstream& in) {
         info("go perft " + std::to_string(depth) + ": stopped, no count");
         out = "Nodes searched: none\n\n";
     } catch (const std::exception& e) {
-        info("go perft " + std::to_string(depth) + ": " + in_uci_words(e.what()));
+        info("go perft " + std::to_string(depth) + ": " + message_in(e, Vocabulary::Uci));
         out = "Nodes searched: none\n\n";
     }
     emit(out);
@@ -353,7 +345,7 @@ void bench(const UciState& st, Inbox& inbox) {
     } catch (const Stopped&) {
         info("bench: stopped, no result");
     } catch (const std::exception& e) {
-        info(e.what());
+        info(message_in(e, Vocabulary::Uci));
     }
 }
 

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "base/settings.hpp"
 #include "count/cpu_perft.hpp"
 #include "count/cpu_stats.hpp"
 #include "count/stats_tt.hpp"
@@ -188,7 +189,7 @@ std::unique_ptr<Backend> open_backend(BackendChoice choice, int threads) {
     if (choice == BackendChoice::Cpu) return std::make_unique<CpuBackend>(threads);
     const gpu::Status s = gpu::status();
     if (s.available) return std::make_unique<GpuBackend>(threads, s.message);
-    if (choice == BackendChoice::Gpu) throw BackendUnavailable("--backend gpu: " + s.message);
+    if (choice == BackendChoice::Gpu) throw BackendUnavailable(named(Setting::Backend, "gpu") + ": " + s.message);
     return std::make_unique<CpuBackend>(threads);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "base/errors.hpp"
 #include "base/run_stop.hpp"
 #include "chess/perft.hpp"
 #include "chess/slot_check.hpp"
@@ -186,8 +187,9 @@ std::vector<u128> stats_tallies(const std::vector<Position>& roots, int remainin
     const size_t width = tally_width(true, remaining);
     std::vector<u128> out(roots.size() * width, 0);
     if (!table && remaining > STATS_NARROW_MAX_DEPTH)
-        throw std::invalid_argument("--stats without a table counts each work unit in 64 bits, at most " +
-                                    std::to_string(STATS_NARROW_MAX_DEPTH) + " plies: give a deeper --split or a --hash");
+        throw InputError("statistics without a table count each work unit in 64 bits, at most " +
+                         std::to_string(STATS_NARROW_MAX_DEPTH) + " plies" +
+                         advice(": give a deeper ", {Setting::Split}, " or a table") );
     const Context cx{host_attacks(), keys, table};
     parallel_for(roots.size(), threads, [&](size_t i) {
         u128* tally = out.data() + i * width;

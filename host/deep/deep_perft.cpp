@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/errors.hpp"
 #include "base/machine.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
@@ -92,6 +93,17 @@ double distinct_position_bound(const Position& root) {
     return n;
 }
 
+namespace {
+
+// A note of the run (a setting it changed), to the front end's sink or, by
+// default, to stderr in the command line's words.
+void note(const DeepOptions& o, const std::string& text) {
+    if (o.note) return o.note(text);
+    std::fprintf(stderr, "perftide: note: %s\n", in_words(text, Vocabulary::Cli).c_str());
+}
+
+}  // namespace
+
 void fit_run_memory(const Position& root, int depth, int split, const Backend& backend, const DeepOptions& o,
                     CounterPlan& plan) {
     const int sharers = std::max(o.memory_sharers, 1);
@@ -107,16 +119,16 @@ void fit_run_memory(const Position& root, int depth, int split, const Backend& b
         const long long useful = (long long)std::bit_ceil(size_t(std::max(1.0, std::min(fill, 1e9))));
         if (o.hash_mb < 0 && useful < plan.tables.hash_mb) plan.tables.hash_mb = useful;
         if (o.hash_mb > 0 && !o.hash_force && useful < plan.tables.hash_mb) {
-            std::fprintf(stderr,
-                         "perftide: note: --hash %lld MiB is more than this run can fill (about %.0f MiB of entries); "
-                         "using %lld MiB (--hash-force keeps the full size)\n",
-                         plan.tables.hash_mb, fill, useful);
+            note(o, named(Setting::Hash, std::to_string(plan.tables.hash_mb)) +
+                        " MiB is more than this run can fill (about " + std::to_string(std::llround(fill)) +
+                        " MiB of entries); using " + std::to_string(useful) + " MiB" +
+                        advice(" (", {Setting::HashForce}, " keeps the full size)"));
             plan.tables.hash_mb = useful;
         }
         const long long used = (long long)(PerftTable::buckets_for_mb(size_t(plan.tables.hash_mb)) * PerftTable::BUCKET_BYTES >> 20);
         if (o.hash_mb > 0 && used != plan.tables.hash_mb)
-            std::fprintf(stderr, "perftide: note: --hash %lld MiB: the table takes %lld MiB (a power of two)\n",
-                         plan.tables.hash_mb, used);
+            note(o, named(Setting::Hash, std::to_string(plan.tables.hash_mb)) + " MiB: the table takes " +
+                        std::to_string(used) + " MiB (a power of two)");
     }
     // Everything the run holds at once: its tables and the positions at the
     // split depth while they are merged into work units.
@@ -128,10 +140,11 @@ void fit_run_memory(const Position& root, int depth, int split, const Backend& b
         char text[400];
         std::snprintf(text, sizeof text,
                       "this run needs about %.0f MiB (table %.0f, host table %zu, work units at split %d about %.0f), "
-                      "more than the %zu MiB free%s; give a smaller --split, --hash or --host-hash",
+                      "more than the %zu MiB free%s",
                       total_mb, cpu_mb, plan.host_hash_mb, split, unit_mb, free_mb,
                       sharers > 1 ? " to each rank of this machine" : "");
-        throw std::invalid_argument(text);
+        throw LimitError(Setting::Hash, std::llround(total_mb), (long long)free_mb,
+                         text + advice("; give a smaller ", {Setting::Split, Setting::Hash, Setting::HostHash}));
     }
 }
 
@@ -152,20 +165,21 @@ size_t auto_host_hash_mb(int depth, int sharers) {
 
 // Refused up front: an over-committed table would fail much later, as an
 // out-of-memory kill mid-run rather than a message.
-void check_fits(const char* option, long long mb, int sharers) {
+void check_fits(Setting table, long long mb, int sharers) {
     const size_t free_mb = machine::available_mb();
     if (mb <= 0 || size_t(mb) * size_t(sharers) <= free_mb) return;
     const std::string each = sharers > 1 ? " on each of " + std::to_string(sharers) + " ranks of this machine" : "";
-    throw std::invalid_argument(std::string(option) + " " + std::to_string(mb) + " MiB" + each +
-                                " is more than the free memory (" + std::to_string(free_mb) + " MiB)");
+    throw LimitError(table, mb, (long long)(free_mb / size_t(sharers)),
+                     named(table, std::to_string(mb)) + " MiB" + each + " is more than the free memory (" +
+                         std::to_string(free_mb) + " MiB)");
 }
 
 CounterPlan plan_counter(const Backend& backend, int depth, const DeepOptions& o) {
     const int sharers = std::max(o.memory_sharers, 1);
-    if (!backend.gpu()) check_fits("--hash", o.hash_mb, sharers);
-    check_fits("--host-hash", o.host_hash_mb, sharers);
+    if (!backend.gpu()) check_fits(Setting::Hash, o.hash_mb, sharers);
+    check_fits(Setting::HostHash, o.host_hash_mb, sharers);
     if (o.stats && o.host_hash_mb > 0)
-        throw std::invalid_argument("--host-hash: the host table holds plain counts, perft --stats does not use it");
+        throw InputError(named(Setting::HostHash) + ": the host table holds plain counts, statistics do not use it");
     CounterPlan p;
     const long long cpu_hash = o.hash_mb >= 0 ? o.hash_mb : (long long)auto_hash_mb(depth, sharers, o.stats);
     p.tables = {backend.gpu() ? o.hash_mb : cpu_hash, o.zobrist_seed, o.stats};
@@ -185,14 +199,17 @@ int plan_split(int depth, const BackendProfile& profile, const DeepOptions& o) {
     // --split 0 counts the root alone, with no work units: nothing a journal
     // could record, so asking for both is refused rather than split anyway.
     if (o.split == 0 && !o.journal.empty())
-        throw std::invalid_argument("--split 0 counts the root without work units, and --journal records work units: "
-                                    "give --split 1 or more, or leave --split out");
+        throw InputError(named(Setting::Split, "0") + " counts the root without work units, and " +
+                         named(Setting::Journal) + " records work units: give " + named(Setting::Split, "1") +
+                         " or more, or leave it out");
     int split = o.split >= 0 ? o.split : auto_split(depth, profile);
     // A journal records units; statistics rows are counted per unit (on
     // threads), unless --split 0 asks for the root alone.
     if (split == 0 && (!o.journal.empty() || (o.stats && o.split < 0))) split = std::min(depth, 2);
     if (split > depth)
-        throw std::invalid_argument("--split " + std::to_string(split) + " is deeper than --depth " + std::to_string(depth));
+        throw LimitError(Setting::Split, split, depth,
+                         named(Setting::Split, std::to_string(split)) + " is deeper than " +
+                             named(Setting::Depth, std::to_string(depth)));
     return split;
 }
 

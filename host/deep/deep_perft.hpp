@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct DeepOptions {
     int memory_sharers = 1;      // processes sharing this machine's free memory (ranks on a node)
     bool hash_force = false;     // keep an explicit --hash even where the run cannot fill it
     bool stats = false;          // perft --stats: statistics rows of every ply (journal/tally.hpp)
+    // What the run notes (a setting it changed), its text naming settings as
+    // base/settings.hpp says; empty: "perftide: note: ..." on stderr.
+    std::function<void(const std::string&)> note;
 };
 
 struct DeepResult {

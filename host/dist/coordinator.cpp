@@ -6,6 +6,7 @@
 #include <memory>
 #include <thread>
 
+#include "base/settings.hpp"
 #include "count/count_math.hpp"
 #include "deep/host_table.hpp"
 #include "output/progress.hpp"
@@ -62,7 +63,7 @@ void dismiss_workers(const Session& s) {
 }
 
 std::string resume_hint(const std::string& journal) {
-    return journal.empty() ? "start it with --journal FILE to make a restarted job resume"
+    return journal.empty() ? "start it with " + named(Setting::Journal, "FILE") + " to make a restarted job resume"
                            : "the finished work units are in the journal " + journal +
                                  ": run the same command again to resume";
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "base/settings.hpp"
 #include "dist/dist_perft.hpp"
 #include "dist/faults.hpp"
 #include "dist/frontier_exchange.hpp"
@@ -97,10 +98,11 @@ class RankPassLog : public frontier::PassLog {
     // The pass count is max(--passes, ranks) or the journals', never sized
     // by --memory: more passes is the remedy.
     std::string when_a_pass_outgrows() const override {
-        return resumed_ ? "the journals keep their " + std::to_string(passes_) +
-                                   " passes: give more --memory, or start new journals with more --passes"
-                             : "the ranks split the last ply into max(--passes, ranks) = " + std::to_string(passes_) +
-                                   " passes, not sized by --memory: give more --passes (or more --memory)";
+        const std::string memory = named(Setting::Memory), passes = named(Setting::Passes);
+        return resumed_ ? "the journals keep their " + std::to_string(passes_) + " passes: give more " + memory +
+                              ", or start new journals with more " + passes
+                        : "the ranks split the last ply into max(" + passes + ", ranks) = " + std::to_string(passes_) +
+                              " passes, not sized by " + memory + ": give more " + passes + " (or more " + memory + ")";
     }
     void record(int pass, const PlyCounts& counts) override {
         own_.record(pass, counts);

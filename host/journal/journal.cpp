@@ -9,6 +9,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/settings.hpp"
 #include "chess/io/count_text.hpp"
 #include "journal/tally.hpp"
 
@@ -190,7 +191,7 @@ JournalContents read_journal(std::string_view text, const JournalHeader& expect,
 
 Journal::Journal(const std::string& path, const JournalHeader& expect, const std::vector<uint64_t>& fingerprints)
     : path_(path) {
-    if (path.empty()) throw JournalError("--journal: the file name is empty");
+    if (path.empty()) throw JournalError(named(Setting::Journal) + ": the file name is empty");
     // O_NONBLOCK: a FIFO must not hang the open; only regular files are journals.
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
     if (fd_ < 0) fail_errno("journal " + path);

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <utility>
 
+#include "base/settings.hpp"
+
 
 namespace perftide {
 
@@ -89,7 +91,7 @@ void UniqueJournal::check_ranks(const std::string& line) const {
                            (ranks > 1 ? ": run it with " + std::to_string(ranks) + " ranks, or use another journal file"
                                       : ": run it as one process, or use another journal file"));
     throw JournalError("journal " + path_ + " holds rank " + std::to_string(rank) + "'s passes, this is rank " +
-                       std::to_string(rank_) + ": give each rank FILE.rank<R> (--journal FILE)");
+                       std::to_string(rank_) + ": give each rank FILE.rank<R> (" + named(Setting::Journal, "FILE") + ")");
 }
 
 UniqueJournal::UniqueJournal(std::string path, const std::string& fen, bool chess960, int depth, int rank, int ranks)

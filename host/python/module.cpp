@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "analysis/proof_game.hpp"
+#include "base/errors.hpp"
 #include "analysis/report.hpp"
 #include "count/backend.hpp"
 #include "chess/io/count_text.hpp"
@@ -132,15 +133,19 @@ nb::dict stats(const std::string& fen, int depth, const std::string& moves, cons
     // As perft --stats: the deep engine (table, work units) with a table
     // size or from the deep threshold, else one plain pass.
     const bool deep = counts_deep(*b, depth, hash_mib.has_value());
+    std::vector<std::string> notes;  // warned once the count is back (with the GIL)
     const std::vector<StatsTotal> rows = run([&] {
         if (deep) {
             DeepOptions o;
             o.stats = true;
             o.hash_mb = hash_mib.value_or(-1);
+            o.note = [&](const std::string& text) { notes.push_back(in_words(text, Vocabulary::Python)); };
             return run_deep_perft(*b, root, depth, o).stats;
         }
         return b->stats_rows(root, depth);
     });
+    for (const std::string& n : notes)
+        if (PyErr_WarnEx(PyExc_UserWarning, n.c_str(), 1) != 0) throw nb::python_error();
     nb::list plies;
     for (size_t d = 0; d < rows.size(); ++d) {
         nb::dict row;
@@ -353,6 +358,18 @@ nb::object proof(const std::string& diagram, int max_plies, size_t list_limit, u
     return from_json(analysis::proof_games_json(diagram.substr(0, diagram.find_first_of(" \t")), max_plies, r, seconds));
 }
 
+// ValueError with the limit's facts: .setting (the argument's name, or the
+// command line's where Python has no such argument), .asked and .limit.
+void raise_limit(const LimitError& e) {
+    const std::string python = std::string(name_in(e.setting, Vocabulary::Python));
+    const std::string setting = python.empty() ? std::string(name_in(e.setting, Vocabulary::Cli)).substr(2) : python;
+    nb::object error = nb::borrow(PyExc_ValueError)(nb::str(e.in_words(Vocabulary::Python).c_str()));
+    nb::setattr(error, "setting", nb::str(setting.c_str()));
+    nb::setattr(error, "asked", nb::int_(e.asked));
+    nb::setattr(error, "limit", nb::int_(e.limit));
+    PyErr_SetObject(PyExc_ValueError, error.ptr());
+}
+
 }  // namespace
 
 NB_MODULE(perftide, m) {
@@ -362,9 +379,11 @@ NB_MODULE(perftide, m) {
         try {
             std::rethrow_exception(p);
         } catch (const BackendUnavailable& e) {  // the machine, not the arguments
-            PyErr_SetString(PyExc_RuntimeError, e.what());
+            PyErr_SetString(PyExc_RuntimeError, e.in_words(Vocabulary::Python).c_str());
+        } catch (const LimitError& e) {  // a number past a limit: its facts as attributes
+            raise_limit(e);
         } catch (const InputError& e) {  // bad input: the command line's exit 2
-            PyErr_SetString(PyExc_ValueError, e.what());
+            PyErr_SetString(PyExc_ValueError, e.in_words(Vocabulary::Python).c_str());
         }
     });
     using namespace nb::literals;

@@ -58,7 +58,7 @@ class PassLog {
     // What to do when a pass outgrows the budget: the pass count is not the
     // engine's to raise.
     virtual std::string when_a_pass_outgrows() const {
-        return "the journal keeps its pass count: give more memory, or start a new journal";
+        return "the journal keeps its pass count: give more " + named(Setting::Memory) + ", or start a new journal";
     }
 };
 
@@ -125,8 +125,11 @@ class DistinctRatio {
 constexpr uint64_t PASS_SEED = 0x70617373657331ULL;
 
 // Thrown when the budget cannot hold even the smallest pass.
-struct BudgetTooSmall : InputError {
-    using InputError::InputError;
+// Its facts: the budget asked (MiB) and the least this ply needs (0 where
+// that is not known).
+struct BudgetTooSmall : LimitError {
+    BudgetTooSmall(long long asked_mib, long long least_mib, const std::string& text)
+        : LimitError(Setting::Memory, asked_mib, least_mib, text) {}
 };
 
 // Thrown when the work directory cannot take a frontier (too little space,

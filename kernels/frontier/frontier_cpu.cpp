@@ -249,7 +249,7 @@ std::string mib(uint64_t bytes) { return std::to_string((bytes + MIB - 1) / MIB)
 uint64_t free_space(const std::string& dir, uint64_t need, const std::string& what) {
     struct statvfs fs;
     if (statvfs(dir.c_str(), &fs) != 0)
-        throw WorkDirUnusable("--work-dir " + dir + ": cannot read its free space (" + std::strerror(errno) + "); " +
+        throw WorkDirUnusable(named(Setting::WorkDir, dir) + ": cannot read its free space (" + std::strerror(errno) + "); " +
                               what + " needs about " + mib(need));
     return uint64_t(fs.f_bavail) * fs.f_frsize;
 }
@@ -257,7 +257,7 @@ uint64_t free_space(const std::string& dir, uint64_t need, const std::string& wh
 void check_free_space(const std::string& dir, uint64_t need, const std::string& what) {
     const uint64_t free = free_space(dir, need, what);
     if (need > free)
-        throw WorkDirUnusable("--work-dir " + dir + " has " + mib(free) + " free; " + what + " needs about " +
+        throw WorkDirUnusable(named(Setting::WorkDir, dir) + " has " + mib(free) + " free; " + what + " needs about " +
                               mib(need) + ": free some space or give another directory");
 }
 
@@ -319,7 +319,7 @@ class FrontierFile {
     [[noreturn]] static void refuse(const std::string& dir, const std::string& failed, const std::string& what,
                                     uint64_t need) {
         const std::string why = std::strerror(errno);
-        throw WorkDirUnusable("--work-dir " + dir + ": " + failed + " (" + why + "); " + what + " needs about " +
+        throw WorkDirUnusable(named(Setting::WorkDir, dir) + ": " + failed + " (" + why + "); " + what + " needs about " +
                               mib(need) + ", the directory has " + mib(free_space(dir, need, what)) + " free");
     }
 
@@ -449,16 +449,19 @@ class CpuExpander : public Expander {
         const uint64_t fixed = parent_bytes + (to_file ? 0 : next_bytes);
         const double tables = expected * PLAN_MARGIN * double(keep ? sizeof(Entry) : sizeof(KeyEntry)) / PLAN_LOAD;
         if (fixed + MIB / 2 > budget_)
-            throw BudgetTooSmall("--memory " + mib(budget_) + " cannot hold this ply's frontiers: " + mib(fixed) +
+            throw BudgetTooSmall(budget_ / MIB, (fixed + MIB / 2 + MIB - 1) / MIB,
+                                 named(Setting::Memory, mib(budget_)) + " cannot hold this ply's frontiers: " + mib(fixed) +
                                  " for about " + std::to_string(parents()) + " parents and " +
                                  std::to_string(uint64_t(expected)) + " distinct children, beside their tables" +
-                                 (keep && work_dir_.empty() ? " (--work-dir keeps a large frontier on disk)" : ""));
+                                 (keep && work_dir_.empty() ? advice(" (", {Setting::WorkDir}, " keeps a large frontier on disk)")
+                                                             : ""));
         const uint64_t room = budget_ - fixed;
         int passes = std::max(min_passes_, int(std::ceil(tables / double(room))));
         if (!keep && log_) return logged_passes(passes, expected, room, *last);
         for (;; passes *= 2) {
             if (passes > MAX_PASSES)
-                throw BudgetTooSmall("--memory " + mib(budget_) + " is too small for this ply even in " +
+                throw BudgetTooSmall(budget_ / MIB, 0,
+                                     named(Setting::Memory, mib(budget_)) + " is too small for this ply even in " +
                                      std::to_string(MAX_PASSES) + " passes");
             start_progress(passes);
             Next next;
@@ -491,8 +494,9 @@ class CpuExpander : public Expander {
             }
             PlyCounts t;
             if (!last_pass(uint32_t(pass), uint32_t(passes), expected / passes, room, &t))
-                throw BudgetTooSmall("pass " + std::to_string(pass) + " of " + std::to_string(passes) +
-                                     " outgrew --memory " + mib(budget_) + "; " + log_->when_a_pass_outgrows());
+                throw BudgetTooSmall(budget_ / MIB, 0,
+                                     "pass " + std::to_string(pass) + " of " + std::to_string(passes) + " outgrew " +
+                                         named(Setting::Memory, mib(budget_)) + "; " + log_->when_a_pass_outgrows());
             log_->record(pass, t);
             add(total, t);
         }
@@ -674,9 +678,9 @@ class CpuExpander : public Expander {
     }
 
     [[noreturn]] static void refuse_count() {
-        throw std::invalid_argument(
+        throw InputError(
             "a position of this ply is reached by more than 18446744073709551615 (2^64 - 1) move paths, more than "
-            "unique's multiplicities hold: give a smaller --depth");
+            "unique's multiplicities hold: give a smaller " + named(Setting::Depth));
     }
 
     uint64_t budget_;

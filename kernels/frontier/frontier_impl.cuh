@@ -207,8 +207,10 @@ class Pipeline : public Expander {
         while (bits < MAX_PARTITION_BITS && expected / double(uint64_t(1) << bits) > double(pass_cap_)) ++bits;
         for (;; ++bits) {
             if (bits > MAX_PARTITION_BITS)
-                throw BudgetTooSmall("the memory budget is too small for this ply even in " +
-                                     std::to_string(1 << MAX_PARTITION_BITS) + " passes");
+                throw BudgetTooSmall((long long)(budget_ >> 20), 0,
+                                     "the memory budget (" + named(Setting::Memory, std::to_string(budget_ >> 20)) +
+                                         " MiB) is too small for this ply even in " +
+                                         std::to_string(1 << MAX_PARTITION_BITS) + " passes");
             Vec<Position> next;
             Vec<uint64_t> next_counts;
             if (!last) reserve(next, next_counts, uint64_t(expected));  // as check_fit counted it
@@ -269,12 +271,12 @@ class Pipeline : public Expander {
         const double held = double(parents) * (ENTRY + sizeof(uint64_t)) + expected_next * ENTRY;
         if (held + double(budget_) <= double(capacity_)) return;
         const auto mib = [](double b) { return std::to_string(uint64_t(b / double(1 << 20))) + " MiB"; };
-        throw BudgetTooSmall("the next ply does not fit the device: " + std::to_string(parents) + " parents (" +
+        throw BudgetTooSmall((long long)(budget_ >> 20), 0, "the next ply does not fit the device: " + std::to_string(parents) + " parents (" +
                              mib(double(parents) * (ENTRY + sizeof(uint64_t))) + ") and about " +
                              std::to_string(uint64_t(expected_next)) + " distinct children (" +
                              mib(expected_next * ENTRY) + ") beside the working budget of " + mib(double(budget_)) +
                              " need more than the " + mib(double(capacity_)) +
-                             " of device memory free; run it with --backend cpu, or on several ranks");
+                             " of device memory free; run it with " + named(Setting::Backend, "cpu") + ", or on several ranks");
     }
 
     // Each parent's children in the share, prefix-summed into `offsets`

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/errors.hpp"
+
 namespace perftide::gpu {
 
 constexpr std::size_t DEVICE_MIB = std::size_t(1) << 20;
@@ -34,7 +36,7 @@ struct DeviceMemoryCap {
     // "PERFTIDE_DEVICE_MEMORY=2000", or the default share.
     std::string source_text() const {
         const std::string n = std::to_string(bytes / DEVICE_MIB);
-        if (source == CapSource::Flag) return "--device-memory " + n;
+        if (source == CapSource::Flag) return named(Setting::DeviceMemory, n);
         if (source == CapSource::Environment) return "PERFTIDE_DEVICE_MEMORY=" + n;
         return "three quarters of the free memory";
     }
@@ -83,8 +85,8 @@ struct DeviceFree {
 // device can give, with how that follows from its free memory.
 [[noreturn]] inline void refuse_device_memory(const std::string& what, std::size_t asked, const std::string& source,
                                               std::size_t allowed, const std::string& how) {
-    throw std::invalid_argument(what + " of " + mib_text(asked) + " (" + source +
-                                ") is more than the device can give: " + mib_text(allowed) + ", " + how);
+    throw InputError(what + " of " + mib_text(asked) + " (" + source +
+                     ") is more than the device can give: " + mib_text(allowed) + ", " + how);
 }
 
 // A perft or statistics call's budget (arena and tables together).
@@ -105,7 +107,7 @@ inline std::size_t frontier_budget(const DeviceFree& d, const DeviceMemoryCap& c
     const std::size_t half = d.free / 2;
     const std::size_t budget = memory_bytes ? memory_bytes : cap.bytes ? cap.bytes : half;
     const std::string source =
-        memory_bytes ? "--memory " + std::to_string(memory_bytes / DEVICE_MIB) : cap.source_text();
+        memory_bytes ? named(Setting::Memory, std::to_string(memory_bytes / DEVICE_MIB)) : cap.source_text();
     if (budget > half)
         refuse_device_memory("a GPU frontier budget", budget, source, half,
                              "half of the " + mib_text(d.free) + " free (the frontiers come on top)");

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "base/settings.hpp"
 #include "gpu/gpu_device.hpp"
 #include "gpu/host_pipeline.hpp"
 
@@ -49,7 +50,7 @@ std::string choose_device(int n) {
     const std::string device = std::to_string(n);
     if (host::stand_in::active()) {
         if (n < host::stand_in::STAND_IN_DEVICES) return "";
-        return device + ": the host pipeline standing in for a GPU (PERFTIDE_HOST_GPU) has 1 device: give --device 0";
+        return device + ": the host pipeline standing in for a GPU (PERFTIDE_HOST_GPU) has 1 device: give " + named(Setting::Device, "0");
     }
     if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
         std::vector<std::string> list;
@@ -65,7 +66,7 @@ std::string choose_device(int n) {
     const int present = gpus_present();
     if (present > 0 && n >= present)
         return device + ": this machine has " + std::to_string(present) + " NVIDIA GPU" + (present > 1 ? "s" : "") +
-               " (--device 0" + (present > 1 ? " to " + std::to_string(present - 1) : std::string()) + ")";
+               " (" + named(Setting::Device, "0") + (present > 1 ? " to " + std::to_string(present - 1) : std::string()) + ")";
     setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
     return "";
 }

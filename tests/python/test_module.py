@@ -91,6 +91,20 @@ def test_stats_through_the_table_give_the_same_rows():
         perftide.stats(KIWIPETE, 4, hash_mib=-1)
 
 
+def test_a_table_past_the_free_memory_is_refused_in_the_modules_words():
+    with pytest.raises(ValueError, match=r"^hash_mib=\d+ MiB is more than the free memory") as refused:
+        perftide.stats(KIWIPETE, 4, hash_mib=1 << 40)
+    assert (refused.value.setting, refused.value.asked) == ("hash_mib", 1 << 40)
+    assert 0 < refused.value.limit < 1 << 40
+
+
+def test_a_setting_the_run_changed_is_a_warning_in_the_modules_words():
+    with pytest.warns(UserWarning, match=r"^hash_mib=64 MiB is more than this run can fill") as notes:
+        rows = perftide.stats(KIWIPETE, 3, backend="cpu", threads=1, hash_mib=64)["stats"]
+    assert all("--" not in str(n.message) for n in notes)
+    assert rows == perftide.stats(KIWIPETE, 3, backend="cpu", threads=1)["stats"]
+
+
 def distinct_per_ply(board, depth):
     """Distinct positions (python-chess's transposition key: pieces, side,
     castling rights, and an e.p. square only when a capture there is legal)."""
@@ -283,8 +297,12 @@ def test_bad_input_raises_value_error_with_the_cli_message():
         perftide.unique(1, threads=0)
     with pytest.raises(ValueError, match="mode"):
         perftide.analyze("startpos", mode="fastest")
-    with pytest.raises(ValueError, match="--memory 1 MiB"):
+    # A limit speaks the module's words and carries its facts.
+    with pytest.raises(ValueError, match="memory_mib=1 MiB cannot hold") as refused:
         perftide.unique(5, memory_mib=1)
+    assert "--" not in str(refused.value)
+    assert (refused.value.setting, refused.value.asked) == ("memory_mib", 1)
+    assert refused.value.limit > 1
     with pytest.raises(ValueError, match="memory_mib: 0 is not in 1..16777216"):
         perftide.unique(3, memory_mib=0)
     assert "--memory: Value 0 not in range" in cli_error(["unique", "--depth", "3", "--memory", "0"])
