@@ -8,7 +8,7 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/movegen.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 #include "journal/journal.hpp"
 #include "deep/work_units.hpp"
 #include "output/json.hpp"
@@ -69,11 +69,11 @@ TEST(Counts128, ParseRefusesOverflowAndJunk) {
 
 TEST(Counts128, CheckedArithmeticThrowsInsteadOfWrapping) {
     const u128 max = ~u128(0);
-    EXPECT_THROW(perftide::checked_add(max, 1), perftide::CountOverflow);
-    EXPECT_THROW(perftide::checked_mul(u128(1) << 64, u128(1) << 64), perftide::CountOverflow);
-    EXPECT_TRUE(perftide::checked_mul(u128(1) << 63, u128(1) << 64) == u128(1) << 127);
-    EXPECT_THROW(perftide::add_product(max - 5, 3, 2), perftide::CountOverflow);
-    EXPECT_TRUE(perftide::add_product(max - 6, 3, 2) == max);
+    EXPECT_THROW(chess::checked_add(max, 1), chess::CountOverflow);
+    EXPECT_THROW(chess::checked_mul(u128(1) << 64, u128(1) << 64), chess::CountOverflow);
+    EXPECT_TRUE(chess::checked_mul(u128(1) << 63, u128(1) << 64) == u128(1) << 127);
+    EXPECT_THROW(chess::add_product(max - 5, 3, 2), chess::CountOverflow);
+    EXPECT_TRUE(chess::add_product(max - 6, 3, 2) == max);
 }
 
 TEST(Counts128, ProductOfCountAndMultiplicityPast2To64) {
@@ -82,7 +82,7 @@ TEST(Counts128, ProductOfCountAndMultiplicityPast2To64) {
     std::string expected = "0";
     u128 total = 0;
     for (unsigned mult : {17u, 40u, 1u, 3u}) {
-        total = perftide::add_product(total, count, mult);
+        total = chess::add_product(total, count, mult);
         expected = dec_add(expected, dec_mul_small("1981066775000396239", mult));
     }
     EXPECT_EQ(chess::to_string(total), expected);

@@ -16,7 +16,7 @@
 #include "count/cpu_perft.hpp"
 #include "deep/deep_perft.hpp"
 #include "deep/host_table.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 #include "journal/journal.hpp"
 #include "output/progress.hpp"
 #include "deep/unit_counter.hpp"

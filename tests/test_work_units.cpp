@@ -101,7 +101,14 @@ TEST(WorkUnits, SplitBeyondTheDepthIsRefused) {
     perftide::DeepOptions o;
     o.split = 4;
     const auto cpu = perftide::open_backend(perftide::BackendChoice::Cpu);
-    EXPECT_THROW(perftide::run_deep_perft(*cpu, parse_fen(START_FEN), 3, o), std::invalid_argument);
+    try {
+        perftide::run_deep_perft(*cpu, parse_fen(START_FEN), 3, o);
+        ADD_FAILURE() << "a split deeper than the depth was counted";
+    } catch (const perftide::LimitError& e) {
+        EXPECT_EQ(e.setting, perftide::Setting::Split);
+        EXPECT_EQ(e.asked, 4);
+        EXPECT_EQ(e.limit, 3);
+    }
 }
 
 TEST(HostTable, ExactKeysAndClearingWhenFull) {

@@ -103,9 +103,7 @@ Command setup_bench(CLI::App& app) {
     auto o = std::make_shared<BenchOptions>();
     CLI::App* sub = app.add_subcommand(
         "bench", "Count a fixed workload of standard perft positions on the CPU, check every count, print its speed");
-    sub->add_option("-t,--threads", o->threads, "CPU threads (default: 1, so figures compare across machines)")
-        ->check(thread_count_validator())
-        ->check(CLI::Range(1, MAX_THREADS));
+    add_threads_option(*sub, o->threads, "1, so figures compare across machines");
     sub->add_flag("--json", o->json, "Print one JSON object with the fields of the line");
     return {sub, [o] {
                 try {

@@ -137,8 +137,8 @@ CLI::Option* add_progress_option(CLI::App& app) {
         ->option_text("SECONDS");
 }
 
-CLI::Option* add_threads_option(CLI::App& app, int& threads) {
-    return app.add_option("-t,--threads", threads, "CPU threads (default: all cores)")
+CLI::Option* add_threads_option(CLI::App& app, int& threads, const std::string& by_default) {
+    return app.add_option("-t,--threads", threads, "CPU threads (default: " + by_default + ")")
         ->check(thread_count_validator())
         ->check(CLI::Range(1, MAX_THREADS));
 }

@@ -53,8 +53,8 @@ CLI::Validator positive_count_validator();
 // calls a word "not in range").
 CLI::Validator thread_count_validator();
 
-// Adds -t,--threads T (1..MAX_THREADS; default: every core).
-CLI::Option* add_threads_option(CLI::App& app, int& threads);
+// Adds -t,--threads T (1..MAX_THREADS); by_default words its default.
+CLI::Option* add_threads_option(CLI::App& app, int& threads, const std::string& by_default = "all cores");
 // Adds --backend cpu|gpu|auto.
 CLI::Option* add_backend_option(CLI::App& app, BackendChoice& backend);
 // Adds --progress SECONDS: where stderr is no terminal, a progress line

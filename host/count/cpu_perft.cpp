@@ -7,7 +7,7 @@
 #include "base/parallel.hpp"
 #include "base/run_stop.hpp"
 #include "chess/perft.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 #include "output/progress.hpp"
 
 namespace perftide {

@@ -13,7 +13,7 @@
 #include "base/machine.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 #include "count/cpu_perft.hpp"
 #include "count/cpu_stats.hpp"
 #include "count/stats_tt.hpp"

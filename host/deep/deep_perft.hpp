@@ -102,7 +102,7 @@ int plan_split(int depth, const BackendProfile& profile, const DeepOptions& o);
 void fill_unit_result(DeepResult& d, const chess::Position& root, const WorkUnits& w, const UnitBook& book,
                       size_t host_hits);
 
-// Throws JournalError, std::invalid_argument (bad split), CountOverflow;
+// Throws JournalError, LimitError (a split past the depth), CountOverflow;
 // never returns a partial count.
 DeepResult run_deep_perft(const Backend& backend, const chess::Position& root, int depth, const DeepOptions& o);
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "chess/io/fen.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 #include "journal/tally.hpp"
 
 namespace perftide {

@@ -7,7 +7,7 @@
 #include "base/machine.hpp"
 #include "chess/identity.hpp"
 #include "chess/movegen.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 
 namespace perftide {
 

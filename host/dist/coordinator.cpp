@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "base/settings.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 #include "deep/host_table.hpp"
 #include "output/progress.hpp"
 #include "deep/unit_book.hpp"

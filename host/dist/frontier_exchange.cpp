@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "chess/identity.hpp"
-#include "count/count_math.hpp"
+#include "chess/count.hpp"
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
 #include "dist/dist_unique.hpp"

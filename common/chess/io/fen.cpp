@@ -253,12 +253,6 @@ void board_of(const Position& p, Piece board[64]) {
     for (int sq = 0; sq < 64; ++sq) board[sq] = p.piece_on(sq);
 }
 
-std::vector<std::string> generation_problems(const Position& p, const Attacks& at) {
-    Piece board[64];
-    board_of(p, board);
-    return board_problems(board, p.castle_rooks, &p, at);
-}
-
 FenReading read_fen(std::string_view fen, const Attacks& at) {
     const auto fields = split_fields(fen);
     if (fields.empty()) throw FenError("FEN: empty");

@@ -29,8 +29,8 @@ struct FenReading {
     bool kings_valid = false;  // exactly one king of each colour
     int ep_written = SQ_NONE;  // the en-passant field's square, or SQ_NONE for '-'
     // Every reason parse_fen refuses the position, in its order (parse_fen
-    // throws the first): king counts, the en-passant square, then
-    // generation_problems (the check test only when kings_valid).
+    // throws the first): king counts, the en-passant square, then the
+    // board's problems (the check test only when kings_valid).
     std::vector<std::string> refusals;
 };
 
@@ -56,10 +56,6 @@ enum class CastlingNotation { XFen, Shredder };
 // Six-field FEN.
 std::string to_fen(const Position& p, CastlingNotation notation = CastlingNotation::XFen);
 std::string castling_field(const Position& p, CastlingNotation notation = CastlingNotation::XFen);
-
-// The position's legality problems that make move generation undefined;
-// empty when there are none. parse_fen throws on the first of them.
-std::vector<std::string> generation_problems(const Position& p, const Attacks& at = host_attacks());
 
 // The piece on each square of p.
 void board_of(const Position& p, Piece board[64]);
