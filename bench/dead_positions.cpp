@@ -16,9 +16,9 @@
 #include <iostream>
 #include <thread>
 
-#include "support/dead_suite.hpp"
-#include "output/json.hpp"
 #include "inputs/suite.hpp"
+#include "output/json.hpp"
+#include "support/dead_suite.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include "chess/io/fen.hpp"
 #include "count/cpu_perft.hpp"
 #include "gpu/gpu_perft.hpp"
-#include "output/json.hpp"
 #include "inputs/suite.hpp"
+#include "output/json.hpp"
 
 namespace {
 

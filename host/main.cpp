@@ -14,9 +14,9 @@
 
 #include "commands/cli.hpp"
 #include "commands/manual.hpp"
-#include "dist/session.hpp"
 #include "frontier/frontier.hpp"
 #include "gpu/gpu_perft.hpp"
+#include "mpi/session.hpp"
 #include "output/build_info.hpp"
 
 using namespace perftide::cli;

@@ -12,12 +12,12 @@
 #include "analysis/legality.hpp"
 #include "analysis/repetition.hpp"
 #include "analysis/report.hpp"
-#include "inputs/position_line.hpp"
 #include "chess/io/fen.hpp"
 #include "frontier/frontier.hpp"
+#include "inputs/position_line.hpp"
+#include "inputs/suite.hpp"
 #include "support/json_reader.hpp"
 #include "support/run_process.hpp"
-#include "inputs/suite.hpp"
 
 using namespace chess;
 using namespace perftide::analysis;

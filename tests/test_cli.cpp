@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "verify/reference.hpp"
 #include "support/run_process.hpp"
+#include "verify/reference.hpp"
 
 namespace {
 

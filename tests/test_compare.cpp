@@ -9,10 +9,10 @@
 #include <sstream>
 
 #include "chess/io/fen.hpp"
-#include "uci_client/perft_output.hpp"
+#include "inputs/suite.hpp"
 #include "support/json_reader.hpp"
 #include "support/run_process.hpp"
-#include "inputs/suite.hpp"
+#include "uci_client/perft_output.hpp"
 
 using perftide::engine::EngineOutputError;
 using perftide::engine::parse_perft_output;

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <string>
 
+#include "chess/count.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/movegen.hpp"
-#include "chess/count.hpp"
-#include "journal/journal.hpp"
 #include "deep/work_units.hpp"
+#include "journal/journal.hpp"
 #include "output/json.hpp"
 
 using chess::u128;

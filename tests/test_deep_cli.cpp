@@ -14,8 +14,8 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "support/run_process.hpp"
 #include "inputs/suite.hpp"
+#include "support/run_process.hpp"
 
 namespace {
 

@@ -11,25 +11,25 @@
 #include <set>
 #include <thread>
 
+#include "chess/count.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
 #include "count/cpu_perft.hpp"
 #include "deep/deep_perft.hpp"
 #include "deep/host_table.hpp"
-#include "chess/count.hpp"
-#include "journal/journal.hpp"
-#include "output/progress.hpp"
 #include "deep/unit_counter.hpp"
 #include "deep/work_units.hpp"
-#include "dist/dispatcher.hpp"
-#include "dist/dist_unique.hpp"
-#include "dist/faults.hpp"
-#include "dist/frontier_exchange.hpp"
-#include "dist/local_worker.hpp"
-#include "dist/session.hpp"
-#include "dist/wire.hpp"
 #include "frontier/frontier.hpp"
 #include "inputs/suite.hpp"
+#include "journal/journal.hpp"
+#include "mpi/dispatcher.hpp"
+#include "mpi/dist_unique.hpp"
+#include "mpi/faults.hpp"
+#include "mpi/frontier_exchange.hpp"
+#include "mpi/local_worker.hpp"
+#include "mpi/session.hpp"
+#include "mpi/wire.hpp"
+#include "output/progress.hpp"
 
 using namespace chess;
 using namespace perftide;

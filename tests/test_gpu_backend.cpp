@@ -7,8 +7,8 @@
 // why. The same checks run on the host pipeline in test_gpu_pipeline.cpp.
 #include <regex>
 
-#include "support/engine_check.hpp"
 #include "gpu/gpu_perft.hpp"
+#include "support/engine_check.hpp"
 #include "support/run_process.hpp"
 
 using perftide::gpu::Options;
@@ -243,7 +243,7 @@ TEST(GpuBackend, AutomaticTablesShareTheMemoryWithTheArena) {
     EXPECT_EQ(text(got), text(perftide::cpu_perft_batch(roots, 5, 0)));
     EXPECT_GT(stats.table_bytes, std::size_t(0));
     EXPECT_GT(stats.arena_bytes, std::size_t(0));
-    EXPECT_THROW(perftide::gpu::perft_batch(roots, 3, keyed(1LL << 50, false)), std::invalid_argument);
+    EXPECT_THROW(perftide::gpu::perft_batch(roots, 3, keyed(1LL << 50, false)), perftide::InputError);
 }
 
 // ---------------------------------------------------------------------------

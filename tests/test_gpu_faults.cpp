@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <unistd.h>
 
-#include "support/engine_check.hpp"
 #include "gpu/host_pipeline.hpp"
+#include "support/engine_check.hpp"
 #include "support/run_process.hpp"
 
 // What a user sees when the device faults, through the host pipeline standing

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <map>
 
-#include "support/engine_check.hpp"
 #include "gpu/host_exec.hpp"
 #include "gpu/host_pipeline.hpp"
 #include "gpu/level_pipeline.hpp"
+#include "support/engine_check.hpp"
 
 using perftide::gpu::Options;
 using perftide::gpu::Stats;
@@ -66,7 +66,7 @@ TEST(DeviceMemory, PlansWithinTheCapAndRefusesWhatDoesNotFit) {
     const auto refusal = [&](const DeviceFree& free, const DeviceMemoryCap& cap, long long tables) {
         try {
             plan_device_memory(free, cap, tables, 0, 0, 0.5);
-        } catch (const std::invalid_argument& e) {
+        } catch (const perftide::InputError& e) {
             return std::string(e.what());
         }
         return std::string("accepted");
@@ -90,7 +90,7 @@ TEST(DeviceMemory, PlansWithinTheCapAndRefusesWhatDoesNotFit) {
     try {
         frontier_budget(d, {60 * GIB, CapSource::Environment}, 0);
         ADD_FAILURE() << "a frontier budget above half the free memory was accepted";
-    } catch (const std::invalid_argument& e) {
+    } catch (const perftide::InputError& e) {
         EXPECT_NE(std::string(e.what()).find("(PERFTIDE_DEVICE_MEMORY=61440)"), std::string::npos) << e.what();
     }
 }

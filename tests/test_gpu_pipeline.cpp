@@ -7,10 +7,10 @@
 #include <map>
 #include <random>
 
-#include "support/engine_check.hpp"
 #include "gpu/host_exec.hpp"
 #include "gpu/host_pipeline.hpp"
 #include "gpu/level_pipeline.hpp"
+#include "support/engine_check.hpp"
 
 using perftide::gpu::Options;
 using perftide::gpu::Stats;

@@ -2,8 +2,8 @@
 // 5, every position, divides against the CPU engine and totals against the
 // file. The two Chess960 files hold the same 960 positions and counts
 // (tests/data/SOURCES.md); this one is fischer.epd. Minutes of work.
-#include "support/engine_check.hpp"
 #include "gpu/host_pipeline.hpp"
+#include "support/engine_check.hpp"
 
 TEST(GpuPipelineDeep, Chess960ToDepth5MatchesCpuDivides) {
     const BatchEngine pipeline = [](const std::vector<chess::Position>& roots, int depth) {

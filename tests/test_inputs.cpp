@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "inputs/line_reader.hpp"
-#include "support/run_process.hpp"
 #include "inputs/suite.hpp"
+#include "support/run_process.hpp"
 
 namespace {
 

@@ -14,9 +14,9 @@
 #include "chess/movegen.hpp"
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
-#include "dist/dist_unique.hpp"
-#include "dist/frontier_exchange.hpp"
-#include "dist/mpi_comm.hpp"
+#include "mpi/dist_unique.hpp"
+#include "mpi/frontier_exchange.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "support/test_data.hpp"
 
 using namespace chess;

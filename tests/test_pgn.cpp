@@ -14,12 +14,12 @@
 #include "chess/identity.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/io/san.hpp"
-#include "support/json_reader.hpp"
+#include "inputs/suite.hpp"
 #include "pgn/game_replay.hpp"
 #include "pgn/pgn_reader.hpp"
-#include "verify/reference.hpp"
+#include "support/json_reader.hpp"
 #include "support/run_process.hpp"
-#include "inputs/suite.hpp"
+#include "verify/reference.hpp"
 
 namespace ref = perftide::reference;
 

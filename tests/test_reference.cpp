@@ -8,8 +8,8 @@
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
-#include "verify/reference.hpp"
 #include "inputs/suite.hpp"
+#include "verify/reference.hpp"
 
 namespace ref = perftide::reference;
 

@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "deep/deep_perft.hpp"
 #include "count/stats_tt.hpp"
+#include "deep/deep_perft.hpp"
 #include "support/stats_check.hpp"
 
 namespace {

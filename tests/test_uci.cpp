@@ -9,8 +9,8 @@
 #include <regex>
 #include <sstream>
 
-#include "uci_client/child_process.hpp"
 #include "support/run_process.hpp"
+#include "uci_client/child_process.hpp"
 
 namespace {
 

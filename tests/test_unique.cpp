@@ -17,8 +17,8 @@
 #include "frontier/frontier_expand.hpp"
 
 #include "chess/stats.hpp"
-#include "journal/journal.hpp"
 #include "gpu/gpu_perft.hpp"
+#include "journal/journal.hpp"
 #include "support/json_reader.hpp"
 #include "support/run_process.hpp"
 #include "support/test_data.hpp"

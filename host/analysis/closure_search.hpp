@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/zeroed_pages.hpp"
 #include "chess/packed_position.hpp"
 #include "chess/zobrist.hpp"
-#include "base/zeroed_pages.hpp"
 
 namespace perftide::analysis {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "chess/zobrist.hpp"
 #include "base/zeroed_pages.hpp"
+#include "chess/zobrist.hpp"
 
 namespace perftide::analysis {
 

@@ -4,13 +4,13 @@
 #include <sstream>
 
 #include "analysis/legality.hpp"
+#include "base/parallel.hpp"
 #include "chess/identity.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/stats.hpp"
 #include "frontier/frontier.hpp"
-#include "output/json.hpp"
-#include "base/parallel.hpp"
 #include "inputs/position_line.hpp"
+#include "output/json.hpp"
 #include "output/progress.hpp"
 
 namespace perftide::analysis {

@@ -9,13 +9,13 @@
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
-#include "pgn/compressed_input.hpp"
-#include "pgn/game_analysis.hpp"
 #include "inputs/line_reader.hpp"
 #include "inputs/position_line.hpp"
 #include "output/json.hpp"
 #include "output/progress.hpp"
 #include "output/words.hpp"
+#include "pgn/compressed_input.hpp"
+#include "pgn/game_analysis.hpp"
 
 namespace perftide::cli {
 namespace {

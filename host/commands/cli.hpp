@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "base/errors.hpp"
-#include "count/backend.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/stats.hpp"
+#include "count/backend.hpp"
 #include "inputs/position_line.hpp"
 
 namespace perftide::cli {

@@ -13,9 +13,9 @@
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
-#include "uci_client/uci_engine.hpp"
 #include "output/json.hpp"
 #include "output/progress.hpp"
+#include "uci_client/uci_engine.hpp"
 
 namespace perftide::cli {
 namespace {

@@ -13,12 +13,12 @@
 
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "commands/cli.hpp"
 #include "chess/perft.hpp"
+#include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
+#include "inputs/suite.hpp"
 #include "output/json.hpp"
 #include "output/progress.hpp"
-#include "inputs/suite.hpp"
 #include "output/words.hpp"
 
 namespace perftide::cli {

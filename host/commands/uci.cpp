@@ -20,9 +20,9 @@
 // reads on.
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <iostream>
 #include <memory>
@@ -32,14 +32,14 @@
 #include <thread>
 
 #include "base/errors.hpp"
+#include "base/machine.hpp"
+#include "base/run_stop.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/zobrist.hpp"
 #include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
 #include "inputs/line_reader.hpp"
-#include "base/machine.hpp"
-#include "base/run_stop.hpp"
 
 namespace perftide::cli {
 namespace {

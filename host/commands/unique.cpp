@@ -3,8 +3,8 @@
 // final ply's mates, stalemates or dead positions written out (--emit).
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -13,23 +13,23 @@
 
 #include "analysis/report.hpp"
 #include "base/machine.hpp"
+#include "base/parallel.hpp"
 #include "chess/identity.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
 #include "deep/deep_perft.hpp"
-#include "output/progress.hpp"
-#include "dist/dist_perft.hpp"
-#include "dist/dist_unique.hpp"
-#include "dist/faults.hpp"
-#include "dist/frontier_exchange.hpp"
 #include "frontier/diagrams.hpp"
 #include "frontier/frontier.hpp"
+#include "journal/unique_journal.hpp"
+#include "mpi/dist_perft.hpp"
+#include "mpi/dist_unique.hpp"
+#include "mpi/faults.hpp"
+#include "mpi/frontier_exchange.hpp"
 #include "output/interrupt_note.hpp"
 #include "output/json.hpp"
-#include "base/parallel.hpp"
+#include "output/progress.hpp"
 #include "output/text_table.hpp"
-#include "journal/unique_journal.hpp"
 #include "output/words.hpp"
 
 namespace perftide::cli {

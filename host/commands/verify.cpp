@@ -7,10 +7,10 @@
 
 #include "chess/io/fen.hpp"
 #include "commands/cli.hpp"
-#include "output/progress.hpp"
 #include "inputs/suite.hpp"
-#include "verify/verify.hpp"
+#include "output/progress.hpp"
 #include "output/words.hpp"
+#include "verify/verify.hpp"
 
 namespace perftide::cli {
 namespace {

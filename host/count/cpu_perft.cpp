@@ -6,8 +6,8 @@
 
 #include "base/parallel.hpp"
 #include "base/run_stop.hpp"
-#include "chess/perft.hpp"
 #include "chess/count.hpp"
+#include "chess/perft.hpp"
 #include "output/progress.hpp"
 
 namespace perftide {

@@ -8,12 +8,12 @@
 #include <type_traits>
 
 #include "base/errors.hpp"
+#include "base/parallel.hpp"
 #include "base/run_stop.hpp"
 #include "chess/perft.hpp"
 #include "chess/slot_check.hpp"
 #include "count/cpu_perft.hpp"
 #include "journal/tally.hpp"
-#include "base/parallel.hpp"
 
 namespace perftide {
 

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/zeroed_pages.hpp"
 #include "chess/count.hpp"
 #include "chess/stats.hpp"
 #include "chess/zobrist.hpp"
-#include "base/zeroed_pages.hpp"
 
 namespace perftide {
 

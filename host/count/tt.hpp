@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "chess/zobrist.hpp"
 #include "base/zeroed_pages.hpp"
+#include "chess/zobrist.hpp"
 
 namespace perftide {
 

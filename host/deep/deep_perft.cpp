@@ -11,9 +11,9 @@
 
 #include "base/errors.hpp"
 #include "base/machine.hpp"
+#include "chess/count.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/perft.hpp"
-#include "chess/count.hpp"
 #include "count/cpu_perft.hpp"
 #include "count/cpu_stats.hpp"
 #include "count/stats_tt.hpp"

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "chess/io/fen.hpp"
 #include "chess/count.hpp"
+#include "chess/io/fen.hpp"
 #include "journal/tally.hpp"
 
 namespace perftide {

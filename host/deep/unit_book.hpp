@@ -11,8 +11,8 @@
 
 #include "chess/count.hpp"
 #include "chess/position.hpp"
-#include "journal/journal.hpp"
 #include "deep/work_units.hpp"
+#include "journal/journal.hpp"
 
 namespace perftide {
 

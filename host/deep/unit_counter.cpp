@@ -5,9 +5,9 @@
 #include <unordered_map>
 
 #include "base/machine.hpp"
+#include "chess/count.hpp"
 #include "chess/identity.hpp"
 #include "chess/movegen.hpp"
-#include "chess/count.hpp"
 
 namespace perftide {
 

@@ -7,10 +7,10 @@
 
 #include <stdexcept>
 
+#include "chess/count.hpp"
 #include "chess/identity.hpp"
 #include "chess/movegen.hpp"
 #include "chess/zobrist.hpp"
-#include "chess/count.hpp"
 
 #include <thrust/system/cpp/execution_policy.h>
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP

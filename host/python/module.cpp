@@ -17,20 +17,20 @@
 #include <thread>
 
 #include "analysis/proof_game.hpp"
-#include "base/errors.hpp"
 #include "analysis/report.hpp"
-#include "count/backend.hpp"
+#include "base/errors.hpp"
+#include "base/run_stop.hpp"
 #include "chess/io/count_text.hpp"
 #include "chess/io/fen.hpp"
-#include "inputs/position_line.hpp"
+#include "count/backend.hpp"
 #include "count/cpu_stats.hpp"
 #include "deep/deep_perft.hpp"
 #include "frontier/diagrams.hpp"
 #include "frontier/frontier.hpp"
+#include "inputs/position_line.hpp"
 #include "output/json.hpp"
 #include "pgn/compressed_input.hpp"
 #include "pgn/game_analysis.hpp"
-#include "base/run_stop.hpp"
 #include "verify/verify.hpp"
 
 namespace nb = nanobind;

@@ -5,7 +5,7 @@
 // whose one source also runs on the host with Thrust's OpenMP or C++ system.
 // This header is plain C++ for host/ to call. One process repeats the
 // per-ply step; a distributed run adds an exchange of the new frontier
-// between processes inside it (host/dist/dist_unique).
+// between processes inside it (host/mpi/dist_unique).
 #pragma once
 
 #include <cmath>

@@ -45,6 +45,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/machine.hpp"
+#include "base/parallel.hpp"
+#include "base/run_stop.hpp"
+#include "base/zeroed_pages.hpp"
 #include "chess/attacks.hpp"
 #include "chess/identity.hpp"
 #include "chess/movegen.hpp"
@@ -53,10 +57,6 @@
 #include "chess/zobrist.hpp"
 #include "frontier/frontier.hpp"
 #include "frontier/frontier_expand.hpp"
-#include "base/machine.hpp"
-#include "base/parallel.hpp"
-#include "base/run_stop.hpp"
-#include "base/zeroed_pages.hpp"
 
 namespace perftide::frontier {
 

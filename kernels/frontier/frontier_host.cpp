@@ -10,9 +10,9 @@
 
 #ifdef PERFTIDE_FRONTIER_OMP
 #include <omp.h>
-#include <thrust/system/omp/execution_policy.h>
 #include <thrust/system/cpp/execution_policy.h>
 #include <thrust/system/cpp/vector.h>
+#include <thrust/system/omp/execution_policy.h>
 #else
 #include <thrust/system/cpp/execution_policy.h>
 #include <thrust/system/cpp/vector.h>

@@ -35,8 +35,8 @@
 #include "chess/identity.hpp"
 #include "chess/terminal.hpp"
 #include "frontier/frontier.hpp"
-#include "gpu/device_memory.hpp"
 #include "frontier/frontier_expand.hpp"
+#include "gpu/device_memory.hpp"
 
 namespace perftide::frontier::detail {
 
@@ -256,9 +256,9 @@ class Pipeline : public Expander {
         if (total < 9223372036854775808.0) return;
         char about[32];
         std::snprintf(about, sizeof about, "%.3g", total);
-        throw std::invalid_argument(std::string("the next ply has about ") + about +
-                                    " move paths, 2^63 or more, more than the GPU pipeline's 64-bit "
-                                    "multiplicities are sure to hold: count it with --backend cpu");
+        throw InputError(std::string("the next ply has about ") + about +
+                         " move paths, 2^63 or more, more than the GPU pipeline's 64-bit multiplicities are sure to "
+                         "hold: count it with " + named(Setting::Backend, "cpu"));
     }
 
     // Refuses a ply whose parents (with counts and offsets) and expected

@@ -122,7 +122,7 @@ struct DeviceMemoryPlan {
 // table_request: 0 none, < 0 automatic (table_share of the budget), else
 // bytes; arena_request: bytes, exactly; else arena_want (the arena plan's,
 // arena_plan.hpp), within what the budget leaves beside the tables, at least
-// MIN_ARENA_BYTES. Throws std::invalid_argument naming the numbers and the
+// MIN_ARENA_BYTES. Throws InputError naming the numbers and the
 // cap's source when the request does not fit.
 inline DeviceMemoryPlan plan_device_memory(const DeviceFree& d, const DeviceMemoryCap& cap, long long table_request,
                                            std::size_t arena_request, std::size_t arena_want, double table_share) {
@@ -135,9 +135,9 @@ inline DeviceMemoryPlan plan_device_memory(const DeviceFree& d, const DeviceMemo
     else
         p.table_bytes = std::size_t(table_request);
     if (p.table_bytes + arena_need > budget)
-        throw std::invalid_argument("device tables of " + mib_text(p.table_bytes) + " and an arena of " +
-                                    mib_text(arena_need) + " do not fit the " + mib_text(budget) +
-                                    " of device memory this run may take (" + cap.source_text() + ")");
+        throw InputError("device tables of " + mib_text(p.table_bytes) + " and an arena of " + mib_text(arena_need) +
+                         " do not fit the " + mib_text(budget) + " of device memory this run may take (" +
+                         cap.source_text() + ")");
     p.arena_bytes = arena_request ? arena_request : std::clamp(arena_want, MIN_ARENA_BYTES, budget - p.table_bytes);
     return p;
 }

@@ -1,4 +1,4 @@
-#include "dist/wire.hpp"
+#include "mpi/wire.hpp"
 
 #include <cstring>
 

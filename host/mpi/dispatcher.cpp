@@ -1,4 +1,4 @@
-#include "dist/dispatcher.hpp"
+#include "mpi/dispatcher.hpp"
 
 #include <algorithm>
 #include <stdexcept>

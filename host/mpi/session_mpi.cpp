@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "dist/mpi_comm.hpp"
+#include "mpi/mpi_comm.hpp"
 
 namespace perftide::dist {
 

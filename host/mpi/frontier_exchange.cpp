@@ -1,13 +1,13 @@
-#include "dist/frontier_exchange.hpp"
+#include "mpi/frontier_exchange.hpp"
 
 #include <algorithm>
 #include <exception>
 
-#include "chess/identity.hpp"
 #include "chess/count.hpp"
+#include "chess/identity.hpp"
 #include "deep/host_table.hpp"
 #include "deep/work_units.hpp"
-#include "dist/dist_unique.hpp"
+#include "mpi/dist_unique.hpp"
 
 namespace perftide::dist {
 

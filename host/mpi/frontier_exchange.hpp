@@ -12,8 +12,8 @@
 
 #include "chess/count.hpp"
 #include "chess/position.hpp"
-#include "dist/session.hpp"
 #include "frontier/frontier.hpp"
+#include "mpi/session.hpp"
 
 namespace perftide::dist {
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "count/backend.hpp"
 #include "chess/count.hpp"
 #include "chess/position.hpp"
+#include "count/backend.hpp"
 
 namespace perftide::dist {
 

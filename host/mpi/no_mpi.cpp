@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "dist/dist_perft.hpp"
-#include "dist/frontier_exchange.hpp"
-#include "dist/session.hpp"
+#include "mpi/dist_perft.hpp"
+#include "mpi/frontier_exchange.hpp"
+#include "mpi/session.hpp"
 
 namespace perftide::dist {
 

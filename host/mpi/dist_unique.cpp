@@ -1,15 +1,15 @@
-#include "dist/dist_unique.hpp"
+#include "mpi/dist_unique.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
 
 #include "base/settings.hpp"
-#include "dist/dist_perft.hpp"
-#include "dist/faults.hpp"
-#include "dist/frontier_exchange.hpp"
-#include "dist/local_worker.hpp"
-#include "dist/wire.hpp"
+#include "mpi/dist_perft.hpp"
+#include "mpi/faults.hpp"
+#include "mpi/frontier_exchange.hpp"
+#include "mpi/local_worker.hpp"
+#include "mpi/wire.hpp"
 
 namespace perftide::dist {
 

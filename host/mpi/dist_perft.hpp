@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "deep/deep_perft.hpp"
-#include "dist/session.hpp"
+#include "mpi/session.hpp"
 
 namespace perftide::dist {
 

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "count/cpu_perft.hpp"
-#include "dist/dist_perft.hpp"
-#include "dist/session.hpp"
+#include "mpi/dist_perft.hpp"
+#include "mpi/session.hpp"
 
 namespace perftide::dist {
 

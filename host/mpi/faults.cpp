@@ -1,4 +1,4 @@
-#include "dist/faults.hpp"
+#include "mpi/faults.hpp"
 
 #include <signal.h>
 #include <unistd.h>

@@ -9,14 +9,14 @@
 #include "base/settings.hpp"
 #include "chess/count.hpp"
 #include "deep/host_table.hpp"
-#include "output/progress.hpp"
 #include "deep/unit_book.hpp"
 #include "deep/work_units.hpp"
-#include "dist/dispatcher.hpp"
-#include "dist/dist_perft.hpp"
-#include "dist/faults.hpp"
-#include "dist/local_worker.hpp"
-#include "dist/mpi_comm.hpp"
+#include "mpi/dispatcher.hpp"
+#include "mpi/dist_perft.hpp"
+#include "mpi/faults.hpp"
+#include "mpi/local_worker.hpp"
+#include "mpi/mpi_comm.hpp"
+#include "output/progress.hpp"
 
 namespace perftide::dist {
 

@@ -5,10 +5,10 @@
 
 #include "deep/host_table.hpp"
 #include "deep/unit_counter.hpp"
-#include "dist/dist_perft.hpp"
-#include "dist/faults.hpp"
-#include "dist/local_worker.hpp"
-#include "dist/mpi_comm.hpp"
+#include "mpi/dist_perft.hpp"
+#include "mpi/faults.hpp"
+#include "mpi/local_worker.hpp"
+#include "mpi/mpi_comm.hpp"
 
 namespace perftide::dist {
 

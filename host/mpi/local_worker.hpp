@@ -12,7 +12,7 @@
 
 #include "base/errors.hpp"  // exit_status_of: a failure's status, as main gives it
 #include "deep/unit_counter.hpp"
-#include "dist/wire.hpp"
+#include "mpi/wire.hpp"
 
 namespace perftide::dist {
 

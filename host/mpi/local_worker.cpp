@@ -1,4 +1,4 @@
-#include "dist/local_worker.hpp"
+#include "mpi/local_worker.hpp"
 
 #include <stdexcept>
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "chess/count.hpp"
-#include "dist/session.hpp"
 #include "frontier/frontier.hpp"
+#include "mpi/session.hpp"
 
 namespace perftide::dist {
 

@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "dist/session.hpp"
-#include "dist/wire.hpp"
+#include "mpi/session.hpp"
+#include "mpi/wire.hpp"
 
 namespace perftide::dist {
 

@@ -3,8 +3,8 @@
 // one exchange (or gather on rank 0) moves up to 2^31 - 1 records per rank.
 #include <climits>
 
-#include "dist/frontier_exchange.hpp"
-#include "dist/mpi_comm.hpp"
+#include "mpi/frontier_exchange.hpp"
+#include "mpi/mpi_comm.hpp"
 
 namespace perftide::dist::detail {
 
