@@ -15,6 +15,7 @@
 #include "chess/movegen.hpp"
 #include "chess/packed_position.hpp"
 #include "frontier/frontier_expand.hpp"
+#include "frontier/frontier_file.hpp"
 
 #include "chess/stats.hpp"
 #include "gpu/gpu_perft.hpp"

@@ -171,11 +171,6 @@ class Expander {
     }
 };
 
-// Throws WorkDirUnusable, naming the sizes, when `dir` (a work directory)
-// has less than `need` bytes free for `what`, or its free space cannot be
-// read.
-void check_free_space(const std::string& dir, uint64_t need, const std::string& what);
-
 // The CPU engine (threads over packed positions and hash tables).
 std::unique_ptr<Expander> make_cpu_expander(const Options& o);
 // The GPU pipeline's algorithm on the host (Thrust's OpenMP or C++ system).

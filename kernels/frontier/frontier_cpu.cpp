@@ -13,8 +13,10 @@
 // in its share of the key range: every pass generates every parent's moves
 // again, but that key follows from the parent's and the move alone, so
 // only the pass's own children are made. A frontier too large for the
-// budget goes to a file of the work directory (Options::work_dir), read
-// back a chunk at a time by each pass.
+// budget goes to a file of the work directory (Options::work_dir,
+// frontier_file.hpp), read back a chunk at a time by each pass; the
+// entries and their tables are pass_tables.hpp's, the classes of a ply's
+// positions ply_classes.hpp's.
 //
 // The last ply need not be kept: each pass is classified and dropped
 // (expand_last). Its tables hold 16-byte entries: 87 bits of the child's
@@ -26,19 +28,13 @@
 // kings past ply 17) is run again with whole 32-byte entries, whose 64-bit
 // multiplicities every kept ply uses too. A position reached by 2^64 or
 // more paths is refused (std::invalid_argument, exit 2), never wrapped.
-#include <fcntl.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <future>
 #include <mutex>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -48,183 +44,34 @@
 #include "base/machine.hpp"
 #include "base/parallel.hpp"
 #include "base/run_stop.hpp"
-#include "base/zeroed_pages.hpp"
 #include "chess/attacks.hpp"
 #include "chess/identity.hpp"
 #include "chess/movegen.hpp"
 #include "chess/packed_position.hpp"
-#include "chess/terminal.hpp"
 #include "chess/zobrist.hpp"
 #include "frontier/frontier.hpp"
 #include "frontier/frontier_expand.hpp"
+#include "frontier/frontier_file.hpp"
+#include "frontier/pass_tables.hpp"
+#include "frontier/ply_classes.hpp"
 
 namespace perftide::frontier {
 
 namespace {
 
+using namespace cpu;
 using chess::Key128;
-using chess::PackedPosition;
 using chess::Position;
 
-// A kept frontier's entry: the position itself.
-struct Entry {
-    PackedPosition key;  // key.occupied == 0: an empty slot
-    uint64_t count;
-
-    bool empty() const { return !key.occupied; }
-    bool same(const Entry& o) const { return key == o.key; }
-    // False when the multiplicity would pass 2^64 - 1 (it then stays).
-    bool merge(const Entry& o) {
-        if (count > UINT64_MAX - o.count) return false;
-        count += o.count;
-        return true;
-    }
-    uint64_t hash() const { return chess::identity_hash(key); }
-};
-static_assert(sizeof(Entry) == 32, "two entries to a cache line");
-
-// A position's classes, as bits of an unsigned.
-constexpr unsigned CHECK = 1, MATE = 2, STALEMATE = 4, DEAD = 8, EN_PASSANT = 16, CASTLING = 32;
-
-// The last ply's entry: the child's Zobrist key (lo whole, 23 bits of hi),
-// its multiplicity (34 bits) and its classes (6 bits), and a bit that is
-// set in every entry (an empty slot is all zero).
-struct KeyEntry {
-    static constexpr int COUNT_SHIFT = 30;
-    static constexpr uint64_t KEY_BITS = (uint64_t(1) << 23) - 1, USED = uint64_t(1) << 23;
-    static constexpr uint64_t MAX_COUNT = (uint64_t(1) << 34) - 1;
-    uint64_t lo = 0, word = 0;
-
-    KeyEntry() = default;
-    KeyEntry(const Key128& k, unsigned classes, uint64_t count)
-        : lo(k.lo), word(count << COUNT_SHIFT | uint64_t(classes) << 24 | USED | (k.hi & KEY_BITS)) {}
-    uint64_t count() const { return word >> COUNT_SHIFT; }
-    unsigned classes() const { return unsigned(word >> 24) & 63; }
-    bool empty() const { return !word; }
-    bool same(const KeyEntry& o) const { return lo == o.lo && (word & KEY_BITS) == (o.word & KEY_BITS); }
-    // False when the multiplicity would pass MAX_COUNT (it then stays).
-    bool merge(const KeyEntry& o) {
-        const uint64_t c = count() + o.count();
-        if (c > MAX_COUNT) return false;
-        word = (word & ((uint64_t(1) << COUNT_SHIFT) - 1)) | c << COUNT_SHIFT;
-        return true;
-    }
-    uint64_t hash() const { return lo; }
-};
-static_assert(sizeof(KeyEntry) == 16, "four entries to a cache line");
-
-constexpr uint64_t ENTRY_BYTES = sizeof(Entry);
 constexpr int MAX_PARTITIONS = 1 << 10;           // per pass (more for larger passes)
 constexpr uint64_t PARTITION_ENTRIES = 1 << 16;    // a partition's expected size, at most
-constexpr int BATCH = 16;                          // children buffered per partition and thread
-constexpr double MAX_LOAD = 0.75;                // a table grows by half past it
 constexpr double PLAN_LOAD = 0.7;                // the load tables are made for, if the estimate holds
 constexpr double PLAN_MARGIN = 1.1;              // on the estimate of a ply's distinct positions, for planning
 constexpr int MAX_PASSES = 1 << 12;
 constexpr uint64_t MIB = uint64_t(1) << 20;
 constexpr uint64_t FILE_CHUNK = uint64_t(1) << 21;  // entries of a frontier file read at once, at most (64 MiB)
 
-// A child's pass: detail::pass_of (frontier_expand.hpp). Within a pass,
-// bits 20..31 of the entry's hash choose the partition (of at most
-// MAX_PARTITIONS), and the whole hash (remixed) the slot: a growing table
-// recomputes it.
-CHESS_FI uint32_t partition_of(uint64_t h, uint32_t partitions) { return uint32_t(h >> 20) & (partitions - 1); }
-CHESS_FI uint64_t slot_of(uint64_t h, uint64_t cap) {
-    return uint64_t((unsigned __int128)(h * 0x9E3779B97F4A7C15ULL) * cap >> 64);
-}
-
-// A partition's table: linear probing over `cap` slots (any number).
-template <class E>
-class Table {
-   public:
-    uint64_t size() const { return size_; }
-    uint64_t bytes() const { return cap_ * sizeof(E); }
-    // Whether a multiplicity outgrew its entry (KeyEntry::MAX_COUNT, or
-    // 2^64 - 1 for Entry).
-    bool overflowed() const { return overflow_; }
-
-    // An empty table of `cap` slots.
-    void reset(uint64_t cap) {
-        cap_ = std::max<uint64_t>(16, cap);
-        slots_ = ZeroedPages<E>(cap_);
-        size_ = 0;
-    }
-    void release() {
-        slots_ = ZeroedPages<E>();
-        cap_ = size_ = 0;
-    }
-
-    // Adds n entries (equal keys merge); returns how many bytes the table grew.
-    uint64_t insert(const E* in, const uint64_t* hashes, int n) {
-        uint64_t grown = 0;
-        if (double(size_ + n) > double(cap_) * MAX_LOAD) grown = grow(uint64_t(double(cap_) * 1.5) + n);
-        uint64_t at[BATCH];
-        for (int i = 0; i < n; ++i) {
-            at[i] = slot_of(hashes[i], cap_);
-            __builtin_prefetch(&slots_[at[i]], 1);
-        }
-        for (int i = 0; i < n; ++i) place(in[i], at[i]);
-        return grown;
-    }
-
-    template <class F>
-    void for_each(F&& f) const {
-        for (uint64_t i = 0; i < cap_; ++i)
-            if (!slots_[i].empty()) f(slots_[i]);
-    }
-
-   private:
-    void place(const E& e, uint64_t i) {
-        for (;;) {
-            E& s = slots_[i];
-            if (s.empty()) {
-                s = e;
-                ++size_;
-                return;
-            }
-            if (s.same(e)) {
-                if (!s.merge(e)) overflow_ = true;
-                return;
-            }
-            if (++i == cap_) i = 0;
-        }
-    }
-
-    uint64_t grow(uint64_t cap) {
-        ZeroedPages<E> old = std::move(slots_);
-        const uint64_t old_cap = cap_;
-        cap_ = cap;
-        slots_ = ZeroedPages<E>(cap_);
-        size_ = 0;
-        for (uint64_t i = 0; i < old_cap; ++i)
-            if (!old[i].empty()) place(old[i], slot_of(old[i].hash(), cap_));
-        return (cap_ - old_cap) * sizeof(E);
-    }
-
-    ZeroedPages<E> slots_;
-    uint64_t cap_ = 0, size_ = 0;
-    bool overflow_ = false;
-};
-
-// A position's classes (CHECK | MATE | ...), for the counts of its ply.
-unsigned classes_of(const Position& p, const chess::Attacks& at) {
-    const bool check = chess::in_check(p, at), moves = chess::has_legal_move(p, at);
-    return (check ? CHECK : 0) | (check && !moves ? MATE : 0) | (!check && !moves ? STALEMATE : 0) |
-           (moves && chess::insufficient_material(p) ? DEAD : 0) | (p.ep != chess::SQ_NONE ? EN_PASSANT : 0) |
-           (p.castle_rooks ? CASTLING : 0);
-}
-
-// Adds one distinct position of these classes, reached by n paths, to a ply's counts.
-void tally(PlyCounts& c, unsigned classes, uint64_t n) {
-    ++c.distinct;
-    c.paths += n;
-    if (classes & CHECK) ++c.in_check, c.check_paths += n;
-    if (classes & MATE) ++c.checkmates, c.checkmate_paths += n;
-    if (classes & STALEMATE) ++c.stalemates, c.stalemate_paths += n;
-    if (classes & DEAD) ++c.insufficient, c.insufficient_paths += n;
-    c.en_passant += (classes & EN_PASSANT) != 0;
-    c.castling += (classes & CASTLING) != 0;
-}
+using Tally = PlyTally<chess::u128>;
 
 // a += b, counter by counter (ply and passes stay a's).
 void add(PlyCounts& a, const PlyCounts& b) {
@@ -241,91 +88,6 @@ uint64_t default_budget(int sharers) {
 }
 
 std::string mib(uint64_t bytes) { return std::to_string((bytes + MIB - 1) / MIB) + " MiB"; }
-
-}  // namespace
-
-// The bytes free to this process in `dir`; throws WorkDirUnusable (with
-// the need) when they cannot be read.
-uint64_t free_space(const std::string& dir, uint64_t need, const std::string& what) {
-    struct statvfs fs;
-    if (statvfs(dir.c_str(), &fs) != 0)
-        throw WorkDirUnusable(named(Setting::WorkDir, dir) + ": cannot read its free space (" + std::strerror(errno) + "); " +
-                              what + " needs about " + mib(need));
-    return uint64_t(fs.f_bavail) * fs.f_frsize;
-}
-
-void check_free_space(const std::string& dir, uint64_t need, const std::string& what) {
-    const uint64_t free = free_space(dir, need, what);
-    if (need > free)
-        throw WorkDirUnusable(named(Setting::WorkDir, dir) + " has " + mib(free) + " free; " + what + " needs about " +
-                              mib(need) + ": free some space or give another directory");
-}
-
-namespace {
-
-// A frontier in a file of the work directory: unlinked as soon as it is
-// made, so that it goes with the process however that ends. Its space is
-// taken up front (posix_fallocate), so that a full disk is found before
-// the ply rather than in the middle of it.
-class FrontierFile {
-   public:
-    FrontierFile(const std::string& dir, uint64_t reserve_entries) {
-        const uint64_t need = reserve_entries * ENTRY_BYTES;
-        const std::string what = "this ply's frontier of about " + std::to_string(reserve_entries) + " positions";
-        check_free_space(dir, need, what);
-        std::string name = dir + "/perftide-frontier-XXXXXX";
-        fd_ = mkstemp(name.data());
-        if (fd_ < 0) refuse(dir, "cannot make a file there", what, need);
-        unlink(name.c_str());
-        if (const int e = posix_fallocate(fd_, 0, off_t(need)); e != 0) {
-            errno = e;
-            close(fd_);
-            refuse(dir, "cannot take the space for a file there", what, need);
-        }
-    }
-    FrontierFile(const FrontierFile&) = delete;
-    FrontierFile& operator=(const FrontierFile&) = delete;
-    ~FrontierFile() { close(fd_); }
-
-    uint64_t size() const { return size_; }
-    void set_size(uint64_t n) { size_ = n; }
-    void write(uint64_t at, const Entry* e, uint64_t n) {
-        transfer(at, n, [&](uint64_t off, uint64_t done, uint64_t bytes) {
-            return pwrite(fd_, reinterpret_cast<const char*>(e) + done, bytes, off_t(off));
-        });
-    }
-    void read(uint64_t at, Entry* e, uint64_t n) const {
-        transfer(at, n, [&](uint64_t off, uint64_t done, uint64_t bytes) {
-            return pread(fd_, reinterpret_cast<char*>(e) + done, bytes, off_t(off));
-        });
-        posix_fadvise(fd_, off_t(at * ENTRY_BYTES), off_t(n * ENTRY_BYTES), POSIX_FADV_DONTNEED);  // read once a pass
-    }
-
-   private:
-    template <class Io>
-    void transfer(uint64_t at, uint64_t n, Io&& io) const {
-        const uint64_t bytes = n * ENTRY_BYTES;
-        for (uint64_t done = 0; done < bytes;) {
-            const ssize_t r = io(at * ENTRY_BYTES + done, done, bytes - done);
-            if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) fail("the work directory's frontier file");
-            done += uint64_t(r);
-        }
-    }
-    [[noreturn]] static void fail(const std::string& what) {
-        throw std::runtime_error(what + ": " + (errno ? std::strerror(errno) : "short transfer"));
-    }
-    // A directory that cannot take the file (errno says why), with the sizes.
-    [[noreturn]] static void refuse(const std::string& dir, const std::string& failed, const std::string& what,
-                                    uint64_t need) {
-        const std::string why = std::strerror(errno);
-        throw WorkDirUnusable(named(Setting::WorkDir, dir) + ": " + failed + " (" + why + "); " + what + " needs about " +
-                              mib(need) + ", the directory has " + mib(free_space(dir, need, what)) + " free");
-    }
-
-    int fd_ = -1;
-    uint64_t size_ = 0;
-};
 
 class CpuExpander : public Expander {
    public:
@@ -392,17 +154,16 @@ class CpuExpander : public Expander {
 
     PlyCounts classify(int ply, int passes) const override {
         std::mutex m;
-        PlyCounts total;
-        total.ply = ply, total.passes = passes;
+        Tally total;
         scan([&](const Entry* e, uint64_t, uint64_t n) {
             parallel_chunks(n, 1 << 14, threads_, [&](uint64_t a, uint64_t b) {
-                PlyCounts t;
-                for (uint64_t i = a; i < b; ++i) tally(t, classes_of(chess::unpack(e[i].key, chess960_), at_), e[i].count);
+                Tally t;
+                for (uint64_t i = a; i < b; ++i) t.add(classes_of(chess::unpack(e[i].key, chess960_), at_), e[i].count);
                 std::lock_guard<std::mutex> g(m);
-                add(total, t);
+                total = total + t;
             });
         });
-        return total;
+        return total.counts(ply, passes);
     }
 
    private:
@@ -601,14 +362,14 @@ class CpuExpander : public Expander {
         else if (next) at = next->entries.size(), next->entries.resize(at + offset[partitions]);
         std::mutex m;
         parallel_chunks(partitions, 4, threads_, [&](uint64_t a, uint64_t b) {
-            PlyCounts sum;
+            Tally sum;
             std::vector<Entry> out;
             for (uint64_t p = a; p < b; ++p) {
                 if constexpr (std::is_same_v<E, KeyEntry>) {
-                    t.tables[p].for_each([&](const KeyEntry& e) { tally(sum, e.classes(), e.count()); });
+                    t.tables[p].for_each([&](const KeyEntry& e) { sum.add(e.classes(), e.count()); });
                 } else if (!next) {  // the last ply in whole entries
                     t.tables[p].for_each([&](const Entry& e) {
-                        tally(sum, classes_of(chess::unpack(e.key, chess960_), at_), e.count);
+                        sum.add(classes_of(chess::unpack(e.key, chess960_), at_), e.count);
                     });
                 } else {
                     Entry* to = next->file ? (out.resize(t.tables[p].size()), out.data()) : &next->entries[at + offset[p]];
@@ -619,7 +380,7 @@ class CpuExpander : public Expander {
                 t.tables[p].release();
             }
             std::lock_guard<std::mutex> g(m);
-            add(*counts, sum);
+            add(*counts, sum.counts(counts->ply, counts->passes));
         });
     }
 

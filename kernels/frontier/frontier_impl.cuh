@@ -36,6 +36,7 @@
 #include "chess/terminal.hpp"
 #include "frontier/frontier.hpp"
 #include "frontier/frontier_expand.hpp"
+#include "frontier/ply_classes.hpp"
 #include "gpu/device_memory.hpp"
 
 namespace perftide::frontier::detail {
@@ -47,47 +48,19 @@ constexpr uint64_t RECORD_BYTES = sizeof(Position) + sizeof(uint64_t);
 constexpr uint64_t MIN_CAPACITY = 4096;
 constexpr int MAX_PARTITION_BITS = 16;
 
-// Per-ply classification, summed over the frontier.
-struct Tally {
-    uint64_t distinct = 0, in_check = 0, mates = 0, stalemates = 0, insufficient = 0, en_passant = 0, castling = 0;
-    uint64_t paths = 0, check_paths = 0, mate_paths = 0, stalemate_paths = 0, insufficient_paths = 0;
-};
+// Per-ply classification, summed over the frontier (ply_classes.hpp).
+using Tally = PlyTally<uint64_t>;
 
 struct TallyPlus {
-    CHESS_HD Tally operator()(const Tally& a, const Tally& b) const {
-        Tally t;
-        t.distinct = a.distinct + b.distinct;
-        t.in_check = a.in_check + b.in_check;
-        t.mates = a.mates + b.mates;
-        t.stalemates = a.stalemates + b.stalemates;
-        t.insufficient = a.insufficient + b.insufficient;
-        t.en_passant = a.en_passant + b.en_passant;
-        t.castling = a.castling + b.castling;
-        t.paths = a.paths + b.paths;
-        t.check_paths = a.check_paths + b.check_paths;
-        t.mate_paths = a.mate_paths + b.mate_paths;
-        t.stalemate_paths = a.stalemate_paths + b.stalemate_paths;
-        t.insufficient_paths = a.insufficient_paths + b.insufficient_paths;
-        return t;
-    }
+    CHESS_HD Tally operator()(const Tally& a, const Tally& b) const { return a + b; }
 };
 
 struct ClassifyFn {
     Attacks at;
     template <class Tuple>
     CHESS_HD Tally operator()(const Tuple& t) const {
-        const Position& p = thrust::get<0>(t);
-        const uint64_t n = thrust::get<1>(t);
-        const bool check = chess::in_check(p, at), moves = chess::has_legal_move(p, at);
-        const bool dead = moves && chess::insufficient_material(p);  // not mate or stalemate
         Tally r;
-        r.distinct = 1;
-        r.paths = n;
-        r.in_check = check, r.check_paths = check ? n : 0;
-        r.mates = check && !moves, r.mate_paths = r.mates ? n : 0;
-        r.stalemates = !check && !moves, r.stalemate_paths = r.stalemates ? n : 0;
-        r.insufficient = dead, r.insufficient_paths = dead ? n : 0;
-        r.en_passant = p.ep != chess::SQ_NONE, r.castling = p.castle_rooks != 0;
+        r.add(classes_of(thrust::get<0>(t), at), thrust::get<1>(t));
         return r;
     }
 };
@@ -164,11 +137,11 @@ class Pipeline : public Expander {
         int passes = 1;
         Tally t;
         next_ply(level_, counts_, passes, &t);
-        return counts_of(t, ply, passes);
+        return t.counts(ply, passes);
     }
 
     PlyCounts classify(int ply, int passes) const override {
-        return counts_of(tally(level_, counts_, level_.size()), ply, passes);
+        return tally(level_, counts_, level_.size()).counts(ply, passes);
     }
 
    private:
@@ -177,17 +150,6 @@ class Pipeline : public Expander {
         return Sys::dispatch(n, [&](auto pol) {
             return thrust::transform_reduce(pol, first, first + n, ClassifyFn{at_}, Tally{}, TallyPlus{});
         });
-    }
-
-    static PlyCounts counts_of(const Tally& t, int ply, int passes) {
-        PlyCounts c;
-        c.ply = ply, c.passes = passes;
-        c.distinct = t.distinct, c.paths = t.paths;
-        c.in_check = t.in_check, c.checkmates = t.mates, c.stalemates = t.stalemates, c.insufficient = t.insufficient;
-        c.check_paths = t.check_paths, c.checkmate_paths = t.mate_paths;
-        c.stalemate_paths = t.stalemate_paths, c.insufficient_paths = t.insufficient_paths;
-        c.en_passant = t.en_passant, c.castling = t.castling;
-        return c;
     }
 
     // Replaces (level, counts) with the next ply's distinct positions, or,
@@ -222,7 +184,7 @@ class Pipeline : public Expander {
                 if (shares > 1) share_offsets(level, share, offsets, host_offsets);
                 fits = run_pass(level, counts, offsets, host_offsets, share, next, next_counts);
                 if (fits && last) {  // classify the pass, then let it go
-                    sum = TallyPlus{}(sum, tally(next, next_counts, next.size()));
+                    sum = sum + tally(next, next_counts, next.size());
                     Vec<Position>().swap(next);
                     Vec<uint64_t>().swap(next_counts);
                 }
