@@ -13,7 +13,7 @@
 #include "analysis/repetition.hpp"
 #include "analysis/report.hpp"
 #include "chess/io/fen.hpp"
-#include "frontier/frontier.hpp"
+#include "frontier/position_facts.hpp"
 #include "inputs/position_line.hpp"
 #include "inputs/suite.hpp"
 #include "support/json_reader.hpp"

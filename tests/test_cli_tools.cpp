@@ -206,8 +206,9 @@ TEST(Progress, LogLinesOnlyWhenAskedFor) {
                         " && echo").status,
               0);
     // Each run lasts well past the 0.3 s of its first line: perft --file
-    // counts the suite twenty times over (its 126 positions at depth 5 take
-    // a fifth of a second; a line comes as positions finish).
+    // and suite count the suite twenty times over (its 126 positions to
+    // depth 5 take about a quarter of a second; a line comes as positions
+    // finish).
     const std::string many = temp("_many.epd");
     ASSERT_EQ(run_shell("for i in $(seq 20); do cat " + shell_quote(data + "/perft/perftsuite.epd") + "; done >" + many +
                         " && echo")
@@ -218,7 +219,7 @@ TEST(Progress, LogLinesOnlyWhenAskedFor) {
         {"perft --stats --depth 6 --threads 1 --progress 0.3 --fen " + KIWIPETE_FEN, " subtrees  "},
         {"verify -n 1000000 --depth 3 --threads 1 --progress 0.3", "/1000000 samples  "},
         {"perft --file " + many + " --depth 5 --threads 1 --progress 0.3", "/2520 positions  "},
-        {"suite " + shell_quote(data + "/perft/perftsuite.epd") + " --max-depth 5 --threads 1 --progress 0.3", "/126 positions  "},
+        {"suite " + many + " --max-depth 5 --threads 1 --progress 0.3", "/2520 positions  "},
         {"analyze --threads 1 --progress 0.3 --file " + hard, "/3414 positions  "},
     };
     for (const auto& [args, unit] : runs) {

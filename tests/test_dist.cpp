@@ -283,7 +283,7 @@ TEST(DistProgress, LogLinesComeWholeAndSpaced) {
     const auto start = std::chrono::steady_clock::now();
     testing::internal::CaptureStderr();
     {
-        Progress p(10, 2, true, 0.2);
+        Progress p(10, {.resumed = 2, .line_seconds = 0.2});
         for (size_t done = 3; done <= 10; ++done) {
             p.update(done, 1000 * done);
             if (done == 5) std::this_thread::sleep_for(std::chrono::milliseconds(250));

@@ -8,7 +8,7 @@
 #include "chess/identity.hpp"
 #include "chess/io/fen.hpp"
 #include "chess/stats.hpp"
-#include "frontier/frontier.hpp"
+#include "frontier/position_facts.hpp"
 #include "inputs/position_line.hpp"
 #include "output/json.hpp"
 #include "output/progress.hpp"

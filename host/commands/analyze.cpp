@@ -129,7 +129,7 @@ int analyze_file(const AnalyzeCommandOptions& o) {
     size_t malformed = 0;
     std::string first_malformed;
     // Cleared for each chunk of reports written.
-    Progress bar(streaming ? 0 : count_position_lines(o.file), 0, true, -1, "positions");
+    Progress bar(streaming ? 0 : count_position_lines(o.file), {.what = "positions"});
     for (bool more = true; more;) {
         std::vector<std::string> fens, rests;
         std::vector<size_t> lines;

@@ -84,7 +84,7 @@ private:
     // perftide's divide, with its progress line (the engine's own perft
     // shows none: it is one `go perft` answered at its end).
     Counts ours(const chess::Position& p, int depth) const {
-        Progress bar(0, 0, true, -1, "subtrees");
+        Progress bar(0, {.what = "subtrees"});
         Counts c;
         for (const auto& [m, n] : count_perft(*backend_, p, depth, {}, &bar).divide)
             c[chess::move_to_uci(m, p.chess960)] = n;

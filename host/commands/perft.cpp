@@ -163,7 +163,7 @@ int run_perft_file(const PerftOptions& o) {
     int bad = 0;
     std::string line;
     // Cleared before each line of output.
-    Progress bar(o.file == "-" ? 0 : count_position_lines(o.file), 0, !o.quiet, -1, "positions");
+    Progress bar(o.file == "-" ? 0 : count_position_lines(o.file), {.wanted = !o.quiet, .what = "positions"});
     LineReader reader(in, name);
     while (reader.next(line)) {
         const size_t n = reader.line_number();
@@ -244,7 +244,7 @@ int run_perft_command(PerftOptions o) {
         case Mode::Plain: {
             PerftResult r;
             {
-                Progress bar(0, 0, !o.quiet, -1, "subtrees");  // cleared before the result is printed
+                Progress bar(0, {.wanted = !o.quiet, .what = "subtrees"});  // cleared before the result is printed
                 r = backend->perft(root, o.depth, &bar);
             }
             print_result(o, Report::plain(root, r));

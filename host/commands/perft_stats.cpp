@@ -52,7 +52,7 @@ namespace {
 
 std::vector<StatsTotal> count_stats(const chess::Position& root, int depth, const Backend& backend, bool quiet) {
     if (!backend.gpu()) {
-        Progress bar(0, 0, !quiet, -1, "subtrees");  // cleared before the tables are printed
+        Progress bar(0, {.wanted = !quiet, .what = "subtrees"});  // cleared before the tables are printed
         return backend.stats_rows(root, depth, &bar);
     }
     return backend.stats_rows(root, depth);

@@ -156,7 +156,7 @@ int run_suite_command(const SuiteOptions& o) {
     int passed = 0, partial = 0, failed = 0, skipped = 0, refused = 0;
     size_t depths_checked = 0, depths_skipped = 0;
     std::string first_failure;
-    Progress bar(entries.size(), 0, true, -1, "positions");  // cleared for each row printed
+    Progress bar(entries.size(), {.what = "positions"});  // cleared for each row printed
     for (const SuiteEntry& e : entries) {
         chess::Position root;
         EntryResult r;

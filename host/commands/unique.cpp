@@ -138,7 +138,7 @@ std::unique_ptr<frontier::Expander> make_expander(const dist::Session& s, const 
     // passes, the children per second, and the ETA of the ply.
     if (!s.distributed())
         fo.progress = [bar](uint64_t done, uint64_t total, uint64_t children) {
-            if (!*bar || total != (*bar)->total()) bar->emplace(total, 0, true, -1, "expansions");
+            if (!*bar || total != (*bar)->total()) bar->emplace(total, Progress::Options{.what = "expansions"});
             (*bar)->update(done, children);
         };
     fo.budget_bytes = o.memory_mb << 20;

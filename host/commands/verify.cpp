@@ -59,7 +59,7 @@ int run_verify_command(VerifyCommandOptions& o) {
     o.run.chess960_starts = !o.no_chess960_starts;
     VerifyReport r;
     {
-        Progress bar(size_t(o.run.positions), 0, true, -1, "samples");  // cleared before the report
+        Progress bar(size_t(o.run.positions), {.what = "samples"});  // cleared before the report
         o.run.progress = &bar;
         r = run_verify(o.run);
         o.run.progress = nullptr;

@@ -40,7 +40,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 void count_units(int depth, const WorkUnits& w, const Backend& backend, const DeepOptions& o, UnitBook& book,
                  TableCounter& table_counter, HostTable& table) {
     const int remaining = depth - w.split;
-    Progress progress(book.total(), book.resumed(), o.progress);
+    Progress progress(book.total(), {.resumed = book.resumed(), .wanted = o.progress});
     UnitCounter counter(table_counter, table, o.stats);
     BatchSizer sizer(o.batch_units, backend.profile(), backend.threads());
     const std::vector<uint32_t> todo = book.todo();

@@ -237,8 +237,9 @@ DistResult coordinate_perft(const Session& s, const std::function<Position()>& m
     // terminal itself.
     const bool terminal = Progress::stderr_is_terminal();
     const double asked = Progress::log_seconds();
-    Progress progress(job->book->total(), job->book->resumed(), o.progress,
-                      terminal ? 0 : asked > 0 ? asked : PROGRESS_LINE_SECONDS);
+    Progress progress(job->book->total(), {.resumed = job->book->resumed(),
+                                           .wanted = o.progress,
+                                           .line_seconds = terminal ? 0 : asked > 0 ? asked : PROGRESS_LINE_SECONDS});
     std::string backend;
     std::vector<std::string> devices;
     try {

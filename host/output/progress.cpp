@@ -59,11 +59,11 @@ std::string progress_line(size_t done, size_t total, double rate, double eta_sec
     return buf;
 }
 
-Progress::Progress(size_t total, size_t resumed, bool wanted, double line_seconds, const char* what)
-    : total_(total), resumed_(resumed), what_(what), done_(resumed) {
+Progress::Progress(size_t total, const Options& o)
+    : total_(total), resumed_(o.resumed), what_(o.what), done_(o.resumed) {
     const bool terminal = stderr_is_terminal();
-    line_seconds_ = line_seconds >= 0 ? line_seconds : terminal ? 0 : log_seconds_setting.load();
-    enabled_ = wanted && (line_seconds_ > 0 || terminal);
+    line_seconds_ = o.line_seconds ? *o.line_seconds : terminal ? 0 : log_seconds_setting.load();
+    enabled_ = o.wanted && (line_seconds_ > 0 || terminal);
 }
 
 bool Progress::stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "chess/count.hpp"
@@ -26,13 +27,20 @@ std::string progress_line(size_t done, size_t total, double rate, double eta_sec
 // "42s", "3m07s", "2h05m".
 std::string format_duration(double seconds);
 
+struct ProgressOptions {
+    size_t resumed = 0;  // units finished before this run started (journal)
+    bool wanted = true;  // the run draws progress at all (not --quiet)
+    // The bar is drawn on a terminal; elsewhere whole lines every this many
+    // seconds (none: the --progress setting, where 0 means none).
+    std::optional<double> line_seconds = std::nullopt;
+    const char* what = "units";  // what the units are, for the line
+};
+
 class Progress {
    public:
-    // `resumed` units were finished before this run started (journal).
-    // wanted: the run draws progress at all (not --quiet). The bar is drawn
-    // on a terminal; elsewhere whole lines every line_seconds (< 0: the
-    // --progress setting, where 0 means none).
-    Progress(size_t total, size_t resumed, bool wanted, double line_seconds = -1, const char* what = "units");
+    using Options = ProgressOptions;
+    // total 0: not known (yet).
+    explicit Progress(size_t total, const Options& o = {});
     ~Progress() { finish(); }
     Progress(const Progress&) = delete;
     Progress& operator=(const Progress&) = delete;

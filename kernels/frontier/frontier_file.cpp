@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "base/settings.hpp"
-#include "frontier/frontier.hpp"
+#include "frontier/expander.hpp"
 
 namespace perftide::frontier {
 

@@ -34,9 +34,10 @@
 
 #include "chess/identity.hpp"
 #include "chess/terminal.hpp"
-#include "frontier/frontier.hpp"
+#include "frontier/expander.hpp"
 #include "frontier/frontier_expand.hpp"
 #include "frontier/ply_classes.hpp"
+#include "frontier/position_facts.hpp"
 #include "gpu/device_memory.hpp"
 
 namespace perftide::frontier::detail {

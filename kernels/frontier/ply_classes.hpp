@@ -7,7 +7,7 @@
 
 #include "chess/position.hpp"
 #include "chess/terminal.hpp"
-#include "frontier/frontier.hpp"
+#include "frontier/ply_counts.hpp"
 
 namespace perftide::frontier {
 

@@ -8,8 +8,8 @@ checks what it leaves in $OUT, as a device call would return it:
    down. A stand-in compute-sanitizer (memcheck runs the command, racecheck
    says it cannot attach) checks that the sanitizer steps run their commands
    and that a sanitizer that cannot attach is "skipped", not failed.
-2. a run ended with SIGTERM after a few seconds (a stand-in sanitizer that
-   sleeps makes sure it is still running then): the JSON still parses, is
+2. a run ended with SIGTERM a second into its sanitizer steps (a stand-in
+   sanitizer that sleeps makes sure it is still running then): the JSON still parses, is
    marked incomplete and ended by TERM, lists the steps finished so far and
    the one that ran as interrupted, and OUT holds the same three files.
 
@@ -151,6 +151,14 @@ def killed_run(script, build, tmp, after):
     env = run_env(script, build, out, tmp)
     env["DEVICE_CHECK_SANITIZER"] = stand_in(tmp, "slow-sanitizer", SLOW_SANITIZER)
     p = subprocess.Popen(["bash", script], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # Ended while the slow sanitizer runs: `after` seconds once the last
+    # quick step has reported (a fixed delay from the start raced the steps:
+    # on a fast machine they were all done, on a loaded one not begun).
+    seen = []
+    for line in p.stdout:
+        seen.append(line)
+        if line.startswith("device_check: gpu_tests ->"):
+            break
     time.sleep(after)
     p.send_signal(signal.SIGTERM)
     try:
@@ -159,8 +167,9 @@ def killed_run(script, build, tmp, after):
         p.kill()
         text, _ = p.communicate()
         check(False, "killed run: the script did not end within 30 s of SIGTERM")
+    text = "".join(seen) + text
     print(text[-1500:])
-    print(f"killed run: exit status {p.returncode} after SIGTERM at {after} s")
+    print(f"killed run: exit status {p.returncode} after SIGTERM {after} s into the sanitizer steps")
     check_out_folder(out, "killed run")
     d = load(out, "killed run")
     if d is None:
@@ -186,7 +195,7 @@ def main():
     script, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory(prefix="device_check_test.") as tmp:
         whole_run(script, build, tmp)
-        killed_run(script, build, tmp, float(os.environ.get("DEVICE_CHECK_KILL_AFTER", "3")))
+        killed_run(script, build, tmp, float(os.environ.get("DEVICE_CHECK_KILL_AFTER", "1")))
         leftovers = [f for f in os.listdir(tmp) if f.startswith("device_check.")]
         check(not leftovers, f"work folders left behind: {leftovers}")
     print("check_device_script:", "ok" if not problems else f"{len(problems)} problem(s)")
