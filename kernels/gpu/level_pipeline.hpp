@@ -35,7 +35,7 @@
 // the third ply below a root on, so large levels hold many (the start
 // position's ply 5: 4.9 million paths, 0.82 million positions).
 //
-// Statistics (run_stats, level_stats.hpp): the same levels, made one ply
+// Statistics (StatsRows, level_stats.hpp): the same levels, made one ply
 // further (r >= 3), each position with a statistics row instead of a count:
 // the leaf classifies the last ply's moves into its parent's row, rows roll
 // up, and keyed levels look rows up in and store them to row tables (the
@@ -67,57 +67,114 @@ constexpr double MADE_ITEM_BYTES = made_item_bytes(sizeof(Position));
 static_assert(KEY_ITEM_BYTES == sizeof(Key128), "the arena plan counts 16 bytes a key");
 static_assert(ROW_ITEM_BYTES == sizeof(chess::PerftStats), "the arena plan counts a row of 64-bit counts");
 
-template <class Exec>
+// What a run rolls up: node counts (perft) or statistics rows. A
+// LevelPipeline is made for one (its Rollup parameter), so every level,
+// chunk and leaf picks its work at compile time; the two differ only here.
+struct NodeCounts {
+    using Entry = TableEntry;
+    static constexpr bool ROWS = false;
+    static constexpr int LEAF_MAX = 3;  // the fused leaf counts the last one or two plies
+
+    template <class Exec>
+    static void download(Exec& x, uint64_t* out, const Level& l, uint64_t n) {
+        x.download(out, l.nodes, n);
+    }
+    template <class Exec>
+    static void resolve_duplicates(Exec& x, const Level& l, uint64_t n) {
+        x.for_each(n, ResolveDuplicates{l.rep, l.nodes});
+    }
+    template <class Exec>
+    static void probe(Exec& x, const Level& l, const DepthTableOf<Entry>& t, uint64_t* hits) {
+        x.accumulate(l.size, ProbeTable{l.keys, l.counts, l.nodes, t}, hits);
+    }
+    template <class Exec>
+    static void store(Exec& x, const Level& l, const DepthTableOf<Entry>& t, const uint32_t* error, uint64_t* stores) {
+        x.accumulate(l.size, StoreTable{l.keys, l.counts, l.nodes, t, error}, stores);
+    }
+    template <class Exec>
+    static void roll_up(Exec& x, uint64_t items, const uint32_t* parent, const Level& child, const Level& level) {
+        x.accumulate(items, RollUp{parent, child.nodes, child.rep}, level.nodes);
+    }
+    template <Color Us, class Exec>
+    static void leaf(Exec& x, const Level& level, const uint32_t* parent, const uint16_t* moves, uint64_t items, int r,
+                     const Attacks& at) {
+        if (r == 2)
+            x.accumulate(items, LeafCount<Us, 1>{level.pos, parent, moves, at}, level.nodes);
+        else
+            x.accumulate(items, LeafCount<Us, 2>{level.pos, parent, moves, at}, level.nodes);
+    }
+};
+
+struct StatsRows {
+    using Entry = RowEntry;
+    static constexpr bool ROWS = true;
+    static constexpr int LEAF_MAX = 2;  // levels made one ply further: the leaf classifies the last ply's moves
+
+    template <class Exec>
+    static void download(Exec& x, uint64_t* out, const Level& l, uint64_t n) {
+        x.download(out, l.rows, n * chess::STAT_COUNT);
+    }
+    template <class Exec>
+    static void resolve_duplicates(Exec& x, const Level& l, uint64_t n) {
+        x.for_each(n, ResolveDuplicateRows{l.rep, l.rows});
+    }
+    template <class Exec>
+    static void probe(Exec& x, const Level& l, const DepthTableOf<Entry>& t, uint64_t* hits) {
+        x.accumulate(l.size, ProbeRows{l.keys, l.counts, l.rows, t}, hits);
+    }
+    template <class Exec>
+    static void store(Exec& x, const Level& l, const DepthTableOf<Entry>& t, const uint32_t* error, uint64_t* stores) {
+        x.accumulate(l.size, StoreRows{l.keys, l.counts, l.rows, t, error}, stores);
+    }
+    template <class Exec>
+    static void roll_up(Exec& x, uint64_t items, const uint32_t* parent, const Level& child, const Level& level) {
+        x.accumulate_rows(items, RollUpRows{parent, child.rows, child.rep}, level.rows);
+    }
+    template <Color Us, class Exec>
+    static void leaf(Exec& x, const Level& level, const uint32_t* parent, const uint16_t* moves, uint64_t items, int r,
+                     const Attacks& at) {
+        if (r == 1)
+            x.accumulate_rows(items, LeafStats<Us, 0>{level.pos, parent, moves, at}, level.rows);
+        else
+            x.accumulate_rows(items, LeafStats<Us, 1>{level.pos, parent, moves, at}, level.rows);
+    }
+};
+
+template <class Exec, class Rollup = NodeCounts>
 class LevelPipeline {
    public:
-    // stats_mode: the statistics leaf (run_stats) instead of counting (run).
-    LevelPipeline(Exec& exec, Stats& stats, const Options& options, bool stats_mode = false)
+    LevelPipeline(Exec& exec, Stats& stats, const Options& options)
         : exec_(exec),
           arena_(exec.arena()),
           stats_(stats),
           at_(exec.tables()),
           zobrist_(exec.zobrist()),
-          tables_(stats_mode ? PerftTables{} : layout_tables<TableEntry>(exec.table_memory())),
-          row_tables_(stats_mode ? layout_tables<RowEntry>(exec.table_memory()) : RowTables{}),
-          options_(options),
-          stats_mode_(stats_mode),
-          leaf_max_(stats_mode ? 2 : 3) {}
+          tables_(layout_tables<typename Rollup::Entry>(exec.table_memory())),
+          options_(options) {}
 
     // perft(depth) of n roots whose side to move is Us, 1 <= depth <=
-    // MAX_DEVICE_DEPTH, into out[0, n).
+    // MAX_DEVICE_DEPTH, into out[0, n); with StatsRows, the statistics rows
+    // of the moves at ply `depth` into out[0, n * STAT_COUNT), STAT_COUNT
+    // counts a root.
     template <Color Us>
     void run(const Position* roots, uint64_t n, int depth, uint64_t* out) {
         ArenaScope scope(arena_);
         const Level level = run_roots<Us>(roots, n, depth);
-        exec_.download(out, level.nodes, n);
-    }
-
-    // The statistics rows of the moves at ply `depth` below n roots whose
-    // side to move is Us (1 <= depth <= MAX_DEVICE_DEPTH) into
-    // out[0, n * STAT_COUNT), STAT_COUNT counts a root.
-    template <Color Us>
-    void run_stats(const Position* roots, uint64_t n, int depth, uint64_t* out) {
-        ArenaScope scope(arena_);
-        const Level level = run_roots<Us>(roots, n, depth);
-        exec_.download(out, level.rows, n * chess::STAT_COUNT);
+        Rollup::download(exec_, out, level, n);
     }
 
    private:
     // The roots' level with its subtree done (within the caller's arena scope).
     template <Color Us>
     Level run_roots(const Position* roots, uint64_t n, int depth) {
-        const bool tables = stats_mode_ ? row_tables_.any() : tables_.any();
-        keyed_ = depth >= TABLE_MIN_DEPTH && (tables || options_.dedup);
+        keyed_ = depth >= TABLE_MIN_DEPTH && (tables_.any() || options_.dedup);
         made_bytes_ = MADE_ITEM_BYTES + (keyed_ ? KEY_ITEM_BYTES : 0) +
-                      (keyed_ && options_.dedup ? DEDUP_ITEM_BYTES : 0) + (stats_mode_ ? ROW_ITEM_BYTES : 0);
+                      (keyed_ && options_.dedup ? DEDUP_ITEM_BYTES : 0) + (Rollup::ROWS ? ROW_ITEM_BYTES : 0);
         counters_ = arena_.alloc<uint64_t>(RUN_COUNTERS, "run counters");
         exec_.clear(counters_, RUN_COUNTERS);
         const Level level = make_roots<Us>(roots, n, depth);
         process<Us>(level, depth);
-        if (level.rep && stats_mode_)
-            exec_.for_each(n, ResolveDuplicateRows{level.rep, level.rows});
-        else if (level.rep)
-            exec_.for_each(n, ResolveDuplicates{level.rep, level.nodes});
+        if (level.rep) Rollup::resolve_duplicates(exec_, level, n);
         store(level, depth);
         exec_.check_error("move generation disagreed with move counting");
         uint64_t c[RUN_COUNTERS];
@@ -145,7 +202,7 @@ class LevelPipeline {
         l.pos = arena_.alloc<Position>(n, "positions");
         l.counts = arena_.alloc<uint32_t>(n, "move counts");
         l.nodes = arena_.alloc<uint64_t>(n, "node counters");
-        if (stats_mode_) {
+        if constexpr (Rollup::ROWS) {
             l.rows = arena_.alloc<uint64_t>(n * chess::STAT_COUNT, "statistics rows");
             exec_.clear(l.rows, n * chess::STAT_COUNT);
         }
@@ -159,28 +216,17 @@ class LevelPipeline {
     void prepare(const Level& level, int r) {
         if (level.rep) remove_duplicates(level);
         if (!keyed_ || !has_table(r)) return;
-        if (stats_mode_)
-            exec_.accumulate(level.size, ProbeRows{level.keys, level.counts, level.rows, row_tables_.at(r)},
-                             counters_ + COUNTER_TABLE_HITS);
-        else
-            exec_.accumulate(level.size, ProbeTable{level.keys, level.counts, level.nodes, tables_.at(r)},
-                             counters_ + COUNTER_TABLE_HITS);
+        Rollup::probe(exec_, level, tables_.at(r), counters_ + COUNTER_TABLE_HITS);
         stats_.table_probes += level.size;
     }
 
     // After the level's subtree is rolled up.
     void store(const Level& level, int r) {
         if (!keyed_ || !has_table(r)) return;
-        uint32_t* error = exec_.error_flag();
-        if (stats_mode_)
-            exec_.accumulate(level.size, StoreRows{level.keys, level.counts, level.rows, row_tables_.at(r), error},
-                             counters_ + COUNTER_TABLE_STORES);
-        else
-            exec_.accumulate(level.size, StoreTable{level.keys, level.counts, level.nodes, tables_.at(r), error},
-                             counters_ + COUNTER_TABLE_STORES);
+        Rollup::store(exec_, level, tables_.at(r), exec_.error_flag(), counters_ + COUNTER_TABLE_STORES);
     }
 
-    bool has_table(int r) const { return (stats_mode_ ? row_tables_.at(r).size : tables_.at(r).size) != 0; }
+    bool has_table(int r) const { return tables_.at(r).size != 0; }
 
     void remove_duplicates(const Level& level) {
         ArenaScope scope(arena_);
@@ -200,12 +246,13 @@ class LevelPipeline {
     template <Color Us>
     void process(const Level& level, int r) {
         if (level.size == 0) return;
-        if (r == 1 && !stats_mode_) return exec_.for_each(level.size, CountsAreNodes{level.counts, level.nodes});
+        if constexpr (!Rollup::ROWS)
+            if (r == 1) return exec_.for_each(level.size, CountsAreNodes{level.counts, level.nodes});
         ArenaScope scope(arena_);
         uint64_t* offsets = arena_.alloc<uint64_t>(level.size, "prefix sums");
         const uint64_t total = exec_.exclusive_scan(level.counts, offsets, level.size);
         const double branching = std::max(1.0, double(total) / double(level.size));
-        const double per_item = options_.chunk_estimate_scale * subtree_bytes(r, branching, made_bytes_, leaf_max_);
+        const double per_item = options_.chunk_estimate_scale * subtree_bytes(r, branching, made_bytes_, Rollup::LEAF_MAX);
         for (uint64_t s = 0; s < level.size;) s = expand_fitting<Us>(level, offsets, total, s, per_item, r);
     }
 
@@ -260,7 +307,7 @@ class LevelPipeline {
         if (items == 0) return;
         ArenaScope scope(arena_);
         uint32_t* parent = arena_.alloc<uint32_t>(items, "parent indices");
-        const bool made = r > leaf_max_;
+        const bool made = r > Rollup::LEAF_MAX;
         const Level child = made ? alloc_level(items, r - 1) : Level{};
         const std::size_t moves_mark = arena_.mark();  // the moves are popped once the children exist
         uint16_t* moves = arena_.alloc<uint16_t>(items, "moves");
@@ -272,23 +319,13 @@ class LevelPipeline {
         arena_.release(moves_mark);
         prepare(child, r - 1);
         process<~Us>(child, r - 1);
-        if (stats_mode_)
-            exec_.accumulate_rows(items, RollUpRows{parent, child.rows, child.rep}, level.rows);
-        else
-            exec_.accumulate(items, RollUp{parent, child.nodes, child.rep}, level.nodes);
+        Rollup::roll_up(exec_, items, parent, child, level);
         store(child, r - 1);
     }
 
     template <Color Us>
     void leaf(const Level& level, const uint32_t* parent, const uint16_t* moves, uint64_t items, int r) {
-        if (stats_mode_ && r == 1)
-            exec_.accumulate_rows(items, LeafStats<Us, 0>{level.pos, parent, moves, at_}, level.rows);
-        else if (stats_mode_)
-            exec_.accumulate_rows(items, LeafStats<Us, 1>{level.pos, parent, moves, at_}, level.rows);
-        else if (r == 2)
-            exec_.accumulate(items, LeafCount<Us, 1>{level.pos, parent, moves, at_}, level.nodes);
-        else
-            exec_.accumulate(items, LeafCount<Us, 2>{level.pos, parent, moves, at_}, level.nodes);
+        Rollup::template leaf<Us>(exec_, level, parent, moves, items, r, at_);
         ++stats_.leaf_launches;
         stats_.leaf_items += items;
         stats_.max_leaf_items = std::max(stats_.max_leaf_items, items);
@@ -299,11 +336,8 @@ class LevelPipeline {
     Stats& stats_;
     Attacks at_;
     Zobrist zobrist_;
-    PerftTables tables_;    // counting runs' tables
-    RowTables row_tables_;  // statistics runs' tables, in the same memory
+    TablesOf<typename Rollup::Entry> tables_;  // counts or rows, in the executor's table memory
     Options options_;
-    bool stats_mode_;
-    int leaf_max_;        // levels up to this remaining depth are the fused leaf's
     bool keyed_ = false;  // this run's levels carry keys
     double made_bytes_ = MADE_ITEM_BYTES;
     uint64_t* counters_ = nullptr;  // the run's counters in the arena (RUN_COUNTERS)
@@ -433,7 +467,7 @@ std::vector<StatsTotal> perft_stats_with(Exec& exec, const std::vector<Position>
     std::vector<StatsTotal> rows(roots.size() * std::size_t(depth));
     StackArena& arena = exec.arena();
     arena.reset_peak();
-    LevelPipeline<Exec> pipeline(exec, stats, options, /*stats_mode=*/true);
+    LevelPipeline<Exec, StatsRows> pipeline(exec, stats, options);
     for (int d = 1; d <= depth && !roots.empty(); ++d) {
         std::vector<Position> pos = roots;
         std::vector<uint32_t> owner;
@@ -446,9 +480,9 @@ std::vector<StatsTotal> perft_stats_with(Exec& exec, const std::vector<Position>
                 static_assert(sizeof(chess::PerftStats) == chess::STAT_COUNT * sizeof(uint64_t),
                               "rows are plain counts");
                 if (us == chess::WHITE)
-                    pipeline.template run_stats<chess::WHITE>(r, n, device_depth, part.data()->c);
+                    pipeline.template run<chess::WHITE>(r, n, device_depth, part.data()->c);
                 else
-                    pipeline.template run_stats<chess::BLACK>(r, n, device_depth, part.data()->c);
+                    pipeline.template run<chess::BLACK>(r, n, device_depth, part.data()->c);
                 for (uint64_t k = 0; k < n; ++k) rows[std::size_t(owner[index[k]]) * depth + (d - 1)] += part[k];
             });
     }
