@@ -87,8 +87,6 @@ uint64_t default_budget(int sharers) {
     return uint64_t(double(machine::available_bytes()) * 0.6) / uint64_t(std::max(sharers, 1));
 }
 
-std::string mib(uint64_t bytes) { return std::to_string((bytes + MIB - 1) / MIB) + " MiB"; }
-
 class CpuExpander : public Expander {
    public:
     explicit CpuExpander(const Options& o)

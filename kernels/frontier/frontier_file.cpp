@@ -17,11 +17,6 @@ namespace {
 
 using cpu::ENTRY_BYTES;
 
-std::string mib(uint64_t bytes) {
-    constexpr uint64_t MIB = uint64_t(1) << 20;
-    return std::to_string((bytes + MIB - 1) / MIB) + " MiB";
-}
-
 // A directory that cannot take the file (errno says why), with the sizes.
 [[noreturn]] void refuse(const std::string& dir, const std::string& failed, const std::string& what, uint64_t need) {
     const std::string why = std::strerror(errno);
@@ -44,6 +39,11 @@ void transfer(uint64_t at, uint64_t n, Io&& io) {
 }
 
 }  // namespace
+
+std::string mib(uint64_t bytes) {
+    constexpr uint64_t MIB = uint64_t(1) << 20;
+    return std::to_string((bytes + MIB - 1) / MIB) + " MiB";
+}
 
 uint64_t free_space(const std::string& dir, uint64_t need, const std::string& what) {
     struct statvfs fs;

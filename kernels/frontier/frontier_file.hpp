@@ -11,6 +11,10 @@
 
 namespace perftide::frontier {
 
+// Bytes as whole MiB, rounded up ("64 MiB"): how the CPU engine's refusals
+// write sizes.
+std::string mib(uint64_t bytes);
+
 // The bytes free to this process in `dir`; throws WorkDirUnusable (with
 // the need) when they cannot be read.
 uint64_t free_space(const std::string& dir, uint64_t need, const std::string& what);

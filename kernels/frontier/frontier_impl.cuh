@@ -52,10 +52,6 @@ constexpr int MAX_PARTITION_BITS = 16;
 // Per-ply classification, summed over the frontier (ply_classes.hpp).
 using Tally = PlyTally<uint64_t>;
 
-struct TallyPlus {
-    CHESS_HD Tally operator()(const Tally& a, const Tally& b) const { return a + b; }
-};
-
 struct ClassifyFn {
     Attacks at;
     template <class Tuple>
@@ -149,7 +145,7 @@ class Pipeline : public Expander {
     Tally tally(const Vec<Position>& level, const Vec<uint64_t>& counts, uint64_t n) const {
         auto first = thrust::make_zip_iterator(thrust::make_tuple(level.begin(), counts.begin()));
         return Sys::dispatch(n, [&](auto pol) {
-            return thrust::transform_reduce(pol, first, first + n, ClassifyFn{at_}, Tally{}, TallyPlus{});
+            return thrust::transform_reduce(pol, first, first + n, ClassifyFn{at_}, Tally{}, thrust::plus<Tally>{});
         });
     }
 
